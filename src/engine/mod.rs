@@ -1,0 +1,236 @@
+//! The game-agnostic engine: the [`Game`] and [`Evaluator`] traits and the searches over them.
+//! It knows nothing about any particular game, the terminal or the command line.
+
+pub mod limits;
+pub mod score;
+pub mod search;
+pub mod stats;
+pub mod tree;
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{IllegalMove, MoveListError};
+
+/// One of the two players. Whose turn it is is always explicit state, never ply parity:
+/// in Kalah and Dots and Boxes a player may move several times in a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// The player who moves first from the initial position.
+    First,
+    /// The other player.
+    Second,
+}
+
+impl Player {
+    /// The opponent.
+    #[inline]
+    pub fn other(self) -> Self {
+        match self {
+            Self::First => Self::Second,
+            Self::Second => Self::First,
+        }
+    }
+
+    /// 0 for [`Player::First`], 1 for [`Player::Second`]: an index into per-player arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        match self {
+            Self::First => 0,
+            Self::Second => 1,
+        }
+    }
+
+    /// +1 for the first player, -1 for the second: turns a first-player value into this
+    /// player's value and back.
+    #[inline]
+    pub fn sign(self) -> i32 {
+        match self {
+            Self::First => 1,
+            Self::Second => -1,
+        }
+    }
+}
+
+impl Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::First => "first",
+            Self::Second => "second",
+        })
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// `winner` won by `margin` (stones in Kalah, boxes in Dots and Boxes, 1 in k-in-a-row).
+    Win {
+        /// Who won.
+        winner: Player,
+        /// By how much; at least 1.
+        margin: u32,
+    },
+    /// Nobody won (Kalah and Dots and Boxes: equal scores).
+    Draw,
+}
+
+impl Outcome {
+    /// The signed result from `player`'s point of view: `margin` for a win, `-margin` for a
+    /// loss, 0 for a draw.
+    pub fn value_for(self, player: Player) -> i32 {
+        match self {
+            Self::Win { winner, margin } if winner == player => margin as i32,
+            Self::Win { margin, .. } => -(margin as i32),
+            Self::Draw => 0,
+        }
+    }
+
+    /// An outcome from a signed margin seen from the first player.
+    pub fn from_first_margin(margin: i32) -> Self {
+        match margin.cmp(&0) {
+            std::cmp::Ordering::Greater => Self::Win {
+                winner: Player::First,
+                margin: margin.unsigned_abs(),
+            },
+            std::cmp::Ordering::Less => Self::Win {
+                winner: Player::Second,
+                margin: margin.unsigned_abs(),
+            },
+            std::cmp::Ordering::Equal => Self::Draw,
+        }
+    }
+}
+
+/// What a game's result is measured in, which decides how the search scores a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scoring {
+    /// Win, draw or loss (Tic-tac-toe, Gomoku): a quicker win scores higher.
+    WinLoss,
+    /// A margin of points (Kalah stones, boxes): the search maximises the final margin.
+    Margin,
+}
+
+/// A two-player, perfect-information, deterministic game, as the search sees it.
+///
+/// Contract (checked by the property tests for every game):
+/// - `outcome()` is `Some` exactly when `legal_moves` yields nothing;
+/// - `undo(mv, play(mv))` restores the exact state, `to_move` and `hash` included;
+/// - `hash()` is maintained incrementally and equals [`Game::hash_from_scratch`];
+/// - `to_move()` after `play` may equal `to_move()` before it (an extra turn).
+pub trait Game: Clone + Display + Send + Sync + 'static {
+    /// A move; small and `Copy`.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// What `play` returns so that `undo` can reverse it (may be a copy of the state).
+    type Undo: Send;
+    /// How a finished game is scored.
+    const SCORING: Scoring;
+
+    /// The side to move.
+    fn to_move(&self) -> Player;
+
+    /// Clears `out` and fills it with every legal move (none once the game is over).
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Clears `out` and fills it with the moves a playing search should consider, at most
+    /// `limit` of them where the game prunes by heuristics (Gomoku's candidate points).
+    /// Exact solving never calls this. The default is every legal move.
+    fn candidate_moves(&self, out: &mut Vec<Self::Move>, limit: usize) {
+        let _ = limit;
+        self.legal_moves(out);
+    }
+
+    /// Plays a legal move. Calling it with an illegal move is a bug in the caller (use
+    /// [`Game::try_play`] for moves from users); it may panic or corrupt the state.
+    fn play(&mut self, mv: Self::Move) -> Self::Undo;
+
+    /// Takes back `mv`, which was the last move played and returned `undo`.
+    fn undo(&mut self, mv: Self::Move, undo: Self::Undo);
+
+    /// The result once the game is over, `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Zobrist hash of everything that decides the rest of the game, the side to move
+    /// included. Margin games leave out the points already banked (see [`Game::banked`]),
+    /// so that positions differing only in banked score share a transposition-table entry.
+    fn hash(&self) -> u64;
+
+    /// The same hash computed from nothing; used by tests to check the incremental one.
+    fn hash_from_scratch(&self) -> u64;
+
+    /// Points already banked, as a margin for the first player (Kalah stores, boxes won);
+    /// 0 for games scored by win/loss. The search's value of a position is this banked
+    /// margin plus the value of what is still to be won.
+    fn banked(&self) -> i32 {
+        0
+    }
+
+    /// A dense index of `mv`, below [`Game::move_space`] (for killer and history tables).
+    fn move_index(&self, mv: Self::Move) -> usize;
+
+    /// The number of distinct move indexes for this game's configuration.
+    fn move_space(&self) -> usize;
+
+    /// The move in the game's notation (`b2`, `h8`, pit `c`, edge `h1,2` ...).
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Reads a move in the game's notation. Does not check legality in this position.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, crate::error::ParseMoveError>;
+
+    /// Plays `mv` if it is legal here, or says why not.
+    fn try_play(&mut self, mv: Self::Move) -> Result<Self::Undo, IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove {
+                mv: self.format_move(mv),
+                reason: "the game is over".to_string(),
+            });
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if moves.contains(&mv) {
+            Ok(self.play(mv))
+        } else {
+            Err(IllegalMove {
+                mv: self.format_move(mv),
+                reason: "not a legal move in this position".to_string(),
+            })
+        }
+    }
+
+    /// Parses and plays a whitespace-separated list of moves, refusing the first
+    /// one that cannot be read or played with its 1-based index.
+    fn play_line(&mut self, line: &str) -> Result<Vec<Self::Move>, MoveListError> {
+        let mut played = Vec::new();
+        for (i, text) in line.split_whitespace().enumerate() {
+            let mv = self
+                .parse_move(text)
+                .map_err(|error| MoveListError::Parse {
+                    index: i + 1,
+                    text: text.to_string(),
+                    error,
+                })?;
+            self.try_play(mv).map_err(|error| MoveListError::Illegal {
+                index: i + 1,
+                text: text.to_string(),
+                error,
+            })?;
+            played.push(mv);
+        }
+        Ok(played)
+    }
+}
+
+/// A static evaluation of positions, kept apart from the rules so a game can offer several
+/// (chosen in the config and settled by tournament).
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// A short name for logs and the UI.
+    fn name(&self) -> &str;
+
+    /// The value of a position that is not over, from the side to move's point of view, in
+    /// the units of [`score`]: for margin games [`score::MARGIN_UNIT`] per point of margin,
+    /// banked points included. Must stay within ±[`score::MAX_HEURISTIC`].
+    fn evaluate(&self, game: &G) -> i32;
+}

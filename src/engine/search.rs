@@ -1,0 +1,404 @@
+//! Fixed-depth searches over any [`Game`]: plain minimax (the reference) and alpha-beta in
+//! negamax form (fail-soft), with optional move ordering, exact root ties and statistics.
+//!
+//! The sign rule lives here and only here: after a move, if the side to move is unchanged
+//! (an extra turn) the child is searched with the same window and its value kept as is;
+//! otherwise the window is negated and swapped and the value negated.
+
+use std::time::Instant;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::limits::StopFlag;
+use super::score::{self, INFINITY};
+use super::stats::SearchStats;
+use super::tree::{Bound, SearchObserver};
+use super::{Evaluator, Game};
+
+/// Which search a player uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    /// Plain minimax: every node to the full depth, no pruning. The reference.
+    Minimax,
+    /// Alpha-beta (negamax, fail-soft), with optional move ordering.
+    #[serde(rename = "alphabeta")]
+    AlphaBeta,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order menus show them.
+    pub const ALL: [Self; 2] = [Self::Minimax, Self::AlphaBeta];
+
+    /// The name used in config files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Minimax => "minimax",
+            Self::AlphaBeta => "alphabeta",
+        }
+    }
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| format!("unknown algorithm `{s}`: expected one of minimax, alphabeta"))
+    }
+}
+
+/// How one search is run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchSettings {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Moves to look ahead (an extra turn is a move of its own). At least 1.
+    pub depth: u32,
+    /// Sort children by static evaluation before searching them (alpha-beta only).
+    pub ordering: bool,
+    /// Pick at random among root moves of exactly equal value; otherwise the first in
+    /// move-generation order.
+    pub random_ties: bool,
+    /// Search only this many candidate moves per node where the game prunes heuristically
+    /// (Gomoku); 0 means every legal move.
+    pub candidates: usize,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        Self {
+            algorithm: Algorithm::AlphaBeta,
+            depth: 4,
+            ordering: true,
+            random_ties: true,
+            candidates: 0,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The chosen move; `None` when the game is already over.
+    pub best: Option<M>,
+    /// Its value from the side to move's point of view (see [`score`]).
+    pub value: i32,
+    /// The principal variation starting with `best`.
+    pub pv: Vec<M>,
+    /// Every root move whose exact value equals `value` (`best` among them).
+    pub ties: Vec<M>,
+    /// Counters.
+    pub stats: SearchStats,
+    /// False when a stop request cut the search short; `best` is then the best of the root
+    /// moves searched completely.
+    pub completed: bool,
+}
+
+/// Searches `game` with `settings`, reporting every node to `observer`.
+///
+/// `rng` breaks exact ties among root moves when `settings.random_ties` is on.
+pub fn search<G, E, O>(
+    game: &G,
+    evaluator: &E,
+    settings: &SearchSettings,
+    rng: &mut impl Rng,
+    observer: &mut O,
+    stop: &StopFlag,
+) -> SearchResult<G::Move>
+where
+    G: Game,
+    E: Evaluator<G>,
+    O: SearchObserver<G::Move>,
+{
+    let started = Instant::now();
+    let mut searcher = Searcher {
+        evaluator,
+        settings,
+        observer,
+        stop,
+        stats: SearchStats::default(),
+        stopped: false,
+        move_buffers: Vec::new(),
+        order_buffers: Vec::new(),
+        pv: Vec::new(),
+    };
+    let mut position = game.clone();
+    let mut result = searcher.root(&mut position, rng);
+    result.stats = searcher.stats;
+    result.stats.depth = settings.depth.max(1);
+    result.stats.elapsed = started.elapsed();
+    result
+}
+
+struct Searcher<'a, G: Game, E, O> {
+    evaluator: &'a E,
+    settings: &'a SearchSettings,
+    observer: &'a mut O,
+    stop: &'a StopFlag,
+    stats: SearchStats,
+    stopped: bool,
+    /// One move buffer per ply, reused across nodes.
+    move_buffers: Vec<Vec<G::Move>>,
+    /// One (ordering key, move) buffer per ply.
+    order_buffers: Vec<Vec<(i32, G::Move)>>,
+    /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
+    pv: Vec<Vec<G::Move>>,
+}
+
+/// How often (in nodes) the stop flag is read.
+const STOP_CHECK_INTERVAL: u64 = 1024;
+
+impl<G, E, O> Searcher<'_, G, E, O>
+where
+    G: Game,
+    E: Evaluator<G>,
+    O: SearchObserver<G::Move>,
+{
+    fn ensure_ply(&mut self, ply: usize) {
+        while self.move_buffers.len() <= ply {
+            self.move_buffers.push(Vec::new());
+            self.order_buffers.push(Vec::new());
+            self.pv.push(Vec::new());
+        }
+    }
+
+    /// Fills the move buffer of `ply`, ordered best-first when ordering is on.
+    fn generate(&mut self, game: &mut G, ply: usize, ordered: bool) -> Vec<G::Move> {
+        self.ensure_ply(ply);
+        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+        if self.settings.candidates > 0 {
+            game.candidate_moves(&mut moves, self.settings.candidates);
+        } else {
+            game.legal_moves(&mut moves);
+        }
+        if ordered && moves.len() > 1 {
+            let mut keyed = std::mem::take(&mut self.order_buffers[ply]);
+            keyed.clear();
+            let mover = game.to_move();
+            for &mv in &moves {
+                let undo = game.play(mv);
+                let child_value = if let Some(outcome) = game.outcome() {
+                    score::terminal::<G>(outcome, game.to_move(), ply as u32 + 1)
+                } else {
+                    self.stats.order_evals += 1;
+                    self.evaluator.evaluate(game)
+                };
+                let key = if game.to_move() == mover {
+                    child_value
+                } else {
+                    -child_value
+                };
+                game.undo(mv, undo);
+                keyed.push((key, mv));
+            }
+            // Stable: equal keys keep move-generation order, so searches stay reproducible.
+            keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+            moves.clear();
+            moves.extend(keyed.iter().map(|&(_, mv)| mv));
+            self.order_buffers[ply] = keyed;
+        }
+        moves
+    }
+
+    fn poll_stop(&mut self) {
+        if self.stats.nodes.is_multiple_of(STOP_CHECK_INTERVAL) && self.stop.is_raised() {
+            self.stopped = true;
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        if let Some(child) = tail.first() {
+            line.extend_from_slice(child);
+        }
+    }
+
+    /// Searches the child reached by `mv` with the window `[alpha, beta]` seen from the
+    /// mover, applying the sign rule. Returns the child's value from the mover's side.
+    fn child(
+        &mut self,
+        game: &mut G,
+        mv: G::Move,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mover = game.to_move();
+        let undo = game.play(mv);
+        let value = if game.to_move() == mover {
+            self.node(game, Some(mv), depth - 1, ply + 1, alpha, beta)
+        } else {
+            -self.node(game, Some(mv), depth - 1, ply + 1, -beta, -alpha)
+        };
+        game.undo(mv, undo);
+        value
+    }
+
+    fn root(&mut self, game: &mut G, rng: &mut impl Rng) -> SearchResult<G::Move> {
+        let depth = self.settings.depth.max(1);
+        let prune = self.settings.algorithm == Algorithm::AlphaBeta;
+        self.stats.nodes += 1;
+        self.observer
+            .enter(None, depth, game.to_move(), -INFINITY, INFINITY);
+        self.ensure_ply(1);
+        self.pv[0].clear();
+        if let Some(outcome) = game.outcome() {
+            self.stats.terminals += 1;
+            let value = score::terminal::<G>(outcome, game.to_move(), 0);
+            self.observer.leave(value, Bound::Exact, 0);
+            return SearchResult {
+                best: None,
+                value,
+                pv: Vec::new(),
+                ties: Vec::new(),
+                stats: SearchStats::default(),
+                completed: true,
+            };
+        }
+        let moves = self.generate(game, 0, prune && self.settings.ordering);
+        let mut best = -INFINITY;
+        // Each tied move with its own principal variation.
+        let mut ties: Vec<(G::Move, Vec<G::Move>)> = Vec::new();
+        for &mv in &moves {
+            // Alpha one below the best so far keeps a sibling of equal value exact (it
+            // returns inside the window) while anything worse fails low: the exact-tie rule.
+            let alpha = if !prune || best == -INFINITY {
+                -INFINITY
+            } else if self.settings.random_ties {
+                best - 1
+            } else {
+                best
+            };
+            let value = self.child(game, mv, depth, 0, alpha, INFINITY);
+            if self.stopped {
+                break;
+            }
+            if value > best {
+                best = value;
+                self.update_pv(0, mv);
+                ties.clear();
+                ties.push((mv, self.pv[0].clone()));
+            } else if value == best && (!prune || self.settings.random_ties) {
+                self.update_pv(0, mv);
+                ties.push((mv, self.pv[0].clone()));
+            }
+        }
+        self.move_buffers[0] = moves;
+        let completed = !self.stopped;
+        if ties.is_empty() {
+            // Stopped before the first root move finished: any legal move beats none.
+            let first = self.move_buffers[0].first().copied();
+            self.observer.leave(0, Bound::Exact, 0);
+            return SearchResult {
+                best: first,
+                value: 0,
+                pv: first.into_iter().collect(),
+                ties: first.into_iter().collect(),
+                stats: SearchStats::default(),
+                completed,
+            };
+        }
+        let pick = if self.settings.random_ties && ties.len() > 1 {
+            rng.random_range(0..ties.len())
+        } else {
+            0
+        };
+        self.observer.leave(best, Bound::Exact, 0);
+        let (best_move, pv) = ties[pick].clone();
+        SearchResult {
+            best: Some(best_move),
+            value: best,
+            pv,
+            ties: ties.into_iter().map(|(mv, _)| mv).collect(),
+            stats: SearchStats::default(),
+            completed,
+        }
+    }
+
+    /// Negamax node: the value of `game` for its side to move, `depth` moves deep.
+    /// Plain minimax when pruning is off (the window is then ignored).
+    fn node(
+        &mut self,
+        game: &mut G,
+        mv: Option<G::Move>,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.stats.nodes += 1;
+        self.poll_stop();
+        if self.stopped {
+            return 0;
+        }
+        let prune = self.settings.algorithm == Algorithm::AlphaBeta;
+        let (alpha, beta) = if prune {
+            (alpha, beta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        self.observer.enter(mv, depth, game.to_move(), alpha, beta);
+        self.ensure_ply(ply + 1);
+        self.pv[ply].clear();
+        if let Some(outcome) = game.outcome() {
+            self.stats.terminals += 1;
+            let value = score::terminal::<G>(outcome, game.to_move(), ply as u32);
+            self.observer.leave(value, Bound::Exact, 0);
+            return value;
+        }
+        if depth == 0 {
+            self.stats.leaf_evals += 1;
+            let value = self.evaluator.evaluate(game);
+            self.observer.leave(value, Bound::Exact, 0);
+            return value;
+        }
+        let moves = self.generate(game, ply, prune && self.settings.ordering);
+        let mut best = -INFINITY;
+        let mut window_low = alpha;
+        let mut skipped = 0;
+        for (i, &child_move) in moves.iter().enumerate() {
+            let value = self.child(game, child_move, depth, ply, window_low, beta);
+            if self.stopped {
+                break;
+            }
+            if value > best {
+                best = value;
+                self.update_pv(ply, child_move);
+                if value > window_low {
+                    window_low = value;
+                }
+            }
+            if prune && window_low >= beta {
+                self.stats.cutoffs += 1;
+                skipped = (moves.len() - i - 1) as u32;
+                break;
+            }
+        }
+        self.move_buffers[ply] = moves;
+        let bound = if !prune {
+            Bound::Exact
+        } else if best >= beta {
+            Bound::Lower
+        } else if best <= alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.observer.leave(best, bound, skipped);
+        best
+    }
+}

@@ -1,0 +1,99 @@
+//! Search statistics: plain counters plus the values derived from them. No I/O here.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+/// What one search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SearchStats {
+    /// Positions visited, the root included (every call of the node function).
+    pub nodes: u64,
+    /// Positions scored by the evaluator at the search horizon.
+    pub leaf_evals: u64,
+    /// Finished games reached (scored exactly, not by the evaluator).
+    pub terminals: u64,
+    /// Nodes whose search stopped early because a move reached beta.
+    pub cutoffs: u64,
+    /// Evaluator calls spent on ordering moves (not counted as nodes).
+    pub order_evals: u64,
+    /// Depth searched (moves from the root).
+    pub depth: u32,
+    /// Wall time of the search.
+    #[serde(serialize_with = "serialize_micros")]
+    pub elapsed: Duration,
+}
+
+fn serialize_micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64() * 1000.0)
+}
+
+impl SearchStats {
+    /// Nodes per second (0 when no time was measured).
+    pub fn nodes_per_second(&self) -> f64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            self.nodes as f64 / secs
+        } else {
+            0.0
+        }
+    }
+
+    /// Search time in milliseconds, with microsecond precision.
+    pub fn millis(&self) -> f64 {
+        self.elapsed.as_secs_f64() * 1000.0
+    }
+
+    /// Adds another search's counters to these (threads, or several searches of one game).
+    pub fn merge(&mut self, other: &Self) {
+        self.nodes += other.nodes;
+        self.leaf_evals += other.leaf_evals;
+        self.terminals += other.terminals;
+        self.cutoffs += other.cutoffs;
+        self.order_evals += other.order_evals;
+        self.depth = self.depth.max(other.depth);
+        self.elapsed += other.elapsed;
+    }
+}
+
+/// A count with thousands separators: `549946` → `549,946`.
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_are_grouped() {
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(group_digits(999), "999");
+        assert_eq!(group_digits(1000), "1,000");
+        assert_eq!(group_digits(549_946), "549,946");
+        assert_eq!(group_digits(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn nps_of_no_time_is_zero() {
+        let stats = SearchStats {
+            nodes: 10,
+            ..SearchStats::default()
+        };
+        assert!(stats.nodes_per_second().abs() < f64::EPSILON);
+        let timed = SearchStats {
+            nodes: 10,
+            elapsed: Duration::from_secs(2),
+            ..stats
+        };
+        assert!((timed.nodes_per_second() - 5.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,217 @@
+//! The games: rules, notation and evaluators. Nothing here knows about the terminal or the
+//! search internals beyond the [`Game`] and [`Evaluator`] traits.
+
+pub mod tictactoe;
+
+use std::fmt::Debug;
+use std::str::FromStr;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Evaluator, Game};
+use crate::error::ConfigError;
+
+/// Which game. Parsed from the config, the command line and the setup screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    /// Tic-tac-toe on 3x3.
+    #[serde(rename = "tictactoe")]
+    TicTacToe,
+    /// Gomoku (k in a row on an n x n board).
+    Gomoku,
+    /// Kalah (mancala).
+    Kalah,
+    /// Dots and Boxes.
+    Dots,
+}
+
+impl GameKind {
+    /// Every game, in menu order.
+    pub const ALL: [Self; 4] = [Self::TicTacToe, Self::Gomoku, Self::Kalah, Self::Dots];
+
+    /// The name used in config files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::TicTacToe => "tictactoe",
+            Self::Gomoku => "gomoku",
+            Self::Kalah => "kalah",
+            Self::Dots => "dots",
+        }
+    }
+
+    /// The name people use.
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::TicTacToe => "Tic-tac-toe",
+            Self::Gomoku => "Gomoku",
+            Self::Kalah => "Kalah",
+            Self::Dots => "Dots and Boxes",
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let key: String = s
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_lowercase();
+        match key.as_str() {
+            "tictactoe" | "ttt" => Ok(Self::TicTacToe),
+            "gomoku" => Ok(Self::Gomoku),
+            "kalah" | "mancala" => Ok(Self::Kalah),
+            "dots" | "dotsandboxes" | "boxes" => Ok(Self::Dots),
+            _ => Err(format!(
+                "unknown game `{s}`: expected one of tictactoe, gomoku, kalah, dots"
+            )),
+        }
+    }
+}
+
+/// A game's options (its section of `config.toml`).
+pub trait GameOptions:
+    Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    /// Refuses out-of-range values, naming `source` (the file), the key and what is allowed.
+    fn validate(&self, source: &str) -> Result<(), ConfigError>;
+
+    /// The search depth an engine player uses when its own `depth` is 0.
+    fn default_depth(&self) -> u32;
+
+    /// Candidate moves a playing search considers per node (0 = all legal moves).
+    fn candidates(&self) -> usize {
+        0
+    }
+
+    /// Sets an option from `key = value` text (the command line and the setup screen).
+    /// Returns an error message naming what is expected.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
+
+    /// Every option as `(key, value)` text, in menu order.
+    fn entries(&self) -> Vec<(&'static str, String)>;
+}
+
+/// A game the program can set up, play and show: the rules plus construction from options
+/// and a choice of evaluators.
+pub trait Playable: Game {
+    /// Which game this is.
+    const KIND: GameKind;
+    /// Its options.
+    type Options: GameOptions;
+    /// Its evaluators (an enum over the ones it offers).
+    type Eval: Evaluator<Self> + Clone + Send + Sync + 'static;
+    /// Evaluator names, the default first.
+    const EVALUATORS: &'static [&'static str];
+
+    /// The starting position for these (validated) options.
+    fn new_game(options: &Self::Options) -> Self;
+
+    /// The evaluator called `name` ("default" = the first), or `None` if there is none such.
+    fn evaluator(options: &Self::Options, name: &str) -> Option<Self::Eval>;
+}
+
+/// Resolves an evaluator name for a game, with an error that lists the choices.
+pub fn evaluator_for<G: Playable>(
+    options: &G::Options,
+    name: &str,
+    source: &str,
+    key: &str,
+) -> Result<G::Eval, ConfigError> {
+    G::evaluator(options, name).ok_or_else(|| {
+        ConfigError::new(
+            source,
+            key,
+            name,
+            format!(
+                "{} offers: default, {}",
+                G::KIND.name(),
+                G::EVALUATORS.join(", ")
+            ),
+        )
+    })
+}
+
+/// `SplitMix64`: the fixed pseudo-random sequence the Zobrist keys are drawn from, so hashes
+/// are the same on every run and machine.
+pub const fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// `N` Zobrist keys for a game, drawn from `stream` so that games do not share keys.
+pub const fn zobrist_keys<const N: usize>(stream: u64) -> [u64; N] {
+    let mut keys = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        keys[i] = splitmix64(stream.wrapping_mul(0x1000_0000_0000).wrapping_add(i as u64));
+        i += 1;
+    }
+    keys
+}
+
+/// Runs `$body` with `$G` bound to the game type of `$kind`: the one place that lists every
+/// game, so the rest of the program stays generic.
+#[macro_export]
+macro_rules! with_game {
+    ($kind:expr, $G:ident => $body:expr) => {
+        match $kind {
+            $crate::games::GameKind::TicTacToe => {
+                type $G = $crate::games::tictactoe::TicTacToe;
+                $body
+            }
+            $crate::games::GameKind::Gomoku => {
+                type $G = $crate::games::gomoku::Gomoku;
+                $body
+            }
+            $crate::games::GameKind::Kalah => {
+                type $G = $crate::games::kalah::Kalah;
+                $body
+            }
+            $crate::games::GameKind::Dots => {
+                type $G = $crate::games::dots::Dots;
+                $body
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_names_round_trip() {
+        for kind in GameKind::ALL {
+            assert_eq!(kind.name().parse::<GameKind>(), Ok(kind));
+        }
+        assert_eq!("Dots-and-Boxes".parse::<GameKind>(), Ok(GameKind::Dots));
+        assert!(
+            "chess"
+                .parse::<GameKind>()
+                .unwrap_err()
+                .contains("expected one of")
+        );
+    }
+
+    #[test]
+    fn zobrist_keys_differ() {
+        let keys: [u64; 64] = zobrist_keys(1);
+        let mut sorted = keys.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 64);
+    }
+}

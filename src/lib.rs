@@ -1,0 +1,12 @@
+//! gametree: a game-tree search engine for Tic-tac-toe, Gomoku, Kalah and Dots and Boxes,
+//! a command line to drive it, and a terminal UI to play against it and watch it think.
+//!
+//! - [`engine`]: the game-agnostic search (knows no game, no terminal);
+//! - [`games`]: the rules, notation and evaluators of each game;
+//! - [`config`]: `config.toml`, validated with messages that name file, key and range;
+//! - [`error`]: the library's error types.
+
+pub mod config;
+pub mod engine;
+pub mod error;
+pub mod games;
