@@ -2,6 +2,7 @@
 //! It knows nothing about any particular game, the terminal or the command line.
 
 pub mod limits;
+pub mod perft;
 pub mod score;
 pub mod search;
 pub mod stats;
