@@ -14,7 +14,7 @@ fn settings(algorithm: Algorithm, depth: u32, ordering: bool) -> SearchSettings 
         depth,
         ordering,
         random_ties: false,
-        candidates: 0,
+        ..SearchSettings::default()
     }
 }
 
@@ -28,6 +28,7 @@ fn minimax_visits_the_whole_tictactoe_tree() {
         &mut rng,
         &mut NoopObserver,
         &StopFlag::new(),
+        &mut |_| {},
     );
     assert_eq!(r.stats.nodes, 549_946);
     assert_eq!(r.value, 0, "Tic-tac-toe is a draw");
@@ -47,6 +48,7 @@ fn alphabeta_agrees_with_minimax_and_visits_fewer_nodes() {
             &mut rng,
             &mut NoopObserver,
             &StopFlag::new(),
+            &mut |_| {},
         );
         assert_eq!(r.value, 0);
         assert!(

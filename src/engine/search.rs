@@ -72,6 +72,13 @@ pub struct SearchSettings {
     /// Search only this many candidate moves per node where the game prunes heuristically
     /// (Gomoku); 0 means every legal move.
     pub candidates: usize,
+    /// Time per move in milliseconds; 0 = no limit (the depth decides). Used by the
+    /// iterative-deepening engine.
+    pub time_ms: u64,
+    /// Transposition table size in MiB (iterative-deepening engine).
+    pub tt_mb: usize,
+    /// Search threads (iterative-deepening engine); 0 = one per core.
+    pub threads: usize,
 }
 
 impl Default for SearchSettings {
@@ -82,6 +89,9 @@ impl Default for SearchSettings {
             ordering: true,
             random_ties: true,
             candidates: 0,
+            time_ms: 0,
+            tt_mb: 64,
+            threads: 1,
         }
     }
 }
@@ -106,7 +116,10 @@ pub struct SearchResult<M> {
 
 /// Searches `game` with `settings`, reporting every node to `observer`.
 ///
-/// `rng` breaks exact ties among root moves when `settings.random_ties` is on.
+/// `rng` breaks exact ties among root moves when `settings.random_ties` is on. `progress`
+/// hears intermediate results (after each completed iteration of an iterative search; the
+/// fixed-depth searches report only their final result). Raising `stop` ends the search
+/// promptly with the best move found so far.
 pub fn search<G, E, O>(
     game: &G,
     evaluator: &E,
@@ -114,6 +127,7 @@ pub fn search<G, E, O>(
     rng: &mut impl Rng,
     observer: &mut O,
     stop: &StopFlag,
+    progress: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move>
 where
     G: Game,
@@ -137,6 +151,7 @@ where
     result.stats = searcher.stats;
     result.stats.depth = settings.depth.max(1);
     result.stats.elapsed = started.elapsed();
+    progress(&result);
     result
 }
 
