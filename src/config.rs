@@ -1,1 +1,334 @@
+//! `config.toml`: every default of the program, compiled in (so it runs with no file at all)
+//! and overridable with `--config PATH`. Unknown keys, wrong types and out-of-range values
+//! are refused with a message naming the file, the key, the value and what is allowed.
 
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Player;
+use crate::engine::search::{Algorithm, SearchSettings};
+use crate::error::ConfigError;
+use crate::games::{GameKind, GameOptions, Playable};
+
+/// The shipped defaults, the same text as `config.toml` at the crate root.
+pub const DEFAULT_CONFIG: &str = include_str!("../config.toml");
+
+/// Name used in messages for the compiled-in defaults.
+pub const BUILTIN_NAME: &str = "config.toml (built in)";
+
+/// The whole configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The game the program opens with.
+    pub game: GameKind,
+    /// Who plays each side and how the engine searches for it.
+    pub players: PlayersConfig,
+    /// Search-tree recording.
+    pub tree: TreeConfig,
+    /// The terminal UI.
+    pub ui: UiConfig,
+    /// Tic-tac-toe options (see `games::tictactoe`); checked by [`Config::game_options`].
+    pub tictactoe: toml::Table,
+    /// Gomoku options.
+    pub gomoku: toml::Table,
+    /// Kalah options.
+    pub kalah: toml::Table,
+    /// Dots and Boxes options.
+    pub dots: toml::Table,
+    /// Where this configuration came from (a path, or the built-in defaults).
+    #[serde(skip)]
+    pub source: String,
+}
+
+/// The two sides. `first` moves first from the initial position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayersConfig {
+    /// The side that moves first (X, Black, South, the first to draw a line).
+    pub first: SideConfig,
+    /// The other side.
+    pub second: SideConfig,
+}
+
+impl PlayersConfig {
+    /// The settings of `player`'s side.
+    pub fn side(&self, player: Player) -> &SideConfig {
+        match player {
+            Player::First => &self.first,
+            Player::Second => &self.second,
+        }
+    }
+
+    /// The settings of `player`'s side, to change.
+    pub fn side_mut(&mut self, player: Player) -> &mut SideConfig {
+        match player {
+            Player::First => &mut self.first,
+            Player::Second => &mut self.second,
+        }
+    }
+}
+
+/// Human at the keyboard or the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayerKind {
+    /// Moves come from the keyboard or mouse.
+    Human,
+    /// Moves come from the search engine.
+    Engine,
+}
+
+/// One side: who plays it and, for the engine, how it searches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SideConfig {
+    /// Human or engine.
+    pub kind: PlayerKind,
+    /// Search algorithm.
+    pub algorithm: Algorithm,
+    /// Moves to look ahead; 0 = the game's own default (its `depth` option).
+    pub depth: u32,
+    /// Time per move in milliseconds for the iterative engine; 0 = depth only.
+    pub time_ms: u64,
+    /// Pick at random among equally good moves.
+    pub random_ties: bool,
+    /// Seed of the tie-breaking randomness; absent = different every run.
+    pub seed: Option<u64>,
+    /// Order moves by static evaluation (alpha-beta prunes far more with it).
+    pub ordering: bool,
+    /// Evaluator name; `default` = the game's first.
+    pub evaluator: String,
+    /// Transposition table size in MiB (iterative engine).
+    pub tt_mb: usize,
+    /// Search threads (iterative engine); 0 = one per core.
+    pub threads: usize,
+}
+
+impl Default for SideConfig {
+    fn default() -> Self {
+        Self {
+            kind: PlayerKind::Engine,
+            algorithm: Algorithm::AlphaBeta,
+            depth: 0,
+            time_ms: 0,
+            random_ties: true,
+            seed: None,
+            ordering: true,
+            evaluator: "default".to_string(),
+            tt_mb: 64,
+            threads: 1,
+        }
+    }
+}
+
+impl SideConfig {
+    /// The search settings for this side in a game with `options`.
+    pub fn search_settings(&self, options: &impl GameOptions) -> SearchSettings {
+        SearchSettings {
+            algorithm: self.algorithm,
+            depth: if self.depth == 0 {
+                options.default_depth()
+            } else {
+                self.depth
+            },
+            ordering: self.ordering,
+            random_ties: self.random_ties,
+            candidates: options.candidates(),
+            time_ms: self.time_ms,
+            tt_mb: self.tt_mb,
+            threads: self.threads,
+            ..SearchSettings::default()
+        }
+    }
+
+    fn validate(&self, source: &str, key: &str) -> Result<(), ConfigError> {
+        if self.depth > 64 {
+            return Err(ConfigError::new(
+                source,
+                format!("{key}.depth"),
+                self.depth,
+                "must be 0..=64 (0 = the game's default)",
+            ));
+        }
+        if self.time_ms > 3_600_000 {
+            return Err(ConfigError::new(
+                source,
+                format!("{key}.time_ms"),
+                self.time_ms,
+                "must be 0..=3600000 (0 = no time limit)",
+            ));
+        }
+        if !(1..=65_536).contains(&self.tt_mb) {
+            return Err(ConfigError::new(
+                source,
+                format!("{key}.tt_mb"),
+                self.tt_mb,
+                "must be 1..=65536",
+            ));
+        }
+        if self.threads > 256 {
+            return Err(ConfigError::new(
+                source,
+                format!("{key}.threads"),
+                self.threads,
+                "must be 0..=256 (0 = one per core)",
+            ));
+        }
+        if self.evaluator.trim().is_empty() {
+            return Err(ConfigError::new(
+                source,
+                format!("{key}.evaluator"),
+                "\"\"",
+                "must name an evaluator, or `default`",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Search-tree recording.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TreeConfig {
+    /// At most this many nodes are recorded; past it the tree is marked truncated.
+    pub max_nodes: usize,
+}
+
+impl Default for TreeConfig {
+    fn default() -> Self {
+        Self { max_nodes: 200_000 }
+    }
+}
+
+/// The terminal UI.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UiConfig {
+    /// Pause between moves when the engine plays itself, in milliseconds.
+    pub engine_pace_ms: u64,
+    /// Capture the mouse (click to play, wheel to scroll).
+    pub mouse: bool,
+    /// Ask before quitting a game in progress that is not saved.
+    pub confirm_quit: bool,
+}
+
+impl Default for UiConfig {
+    fn default() -> Self {
+        Self {
+            engine_pace_ms: 400,
+            mouse: true,
+            confirm_quit: true,
+        }
+    }
+}
+
+impl Config {
+    /// The compiled-in defaults.
+    pub fn builtin() -> Result<Self, ConfigError> {
+        Self::parse(DEFAULT_CONFIG, BUILTIN_NAME)
+    }
+
+    /// Reads and validates a config file.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            source_name: name.clone(),
+            key: "(file)".to_string(),
+            value: String::new(),
+            expected: format!("cannot be read: {e}"),
+        })?;
+        Self::parse(&text, &name)
+    }
+
+    /// Parses and validates config text; `source` names it in messages.
+    pub fn parse(text: &str, source: &str) -> Result<Self, ConfigError> {
+        let mut config: Self = toml::from_str(text).map_err(|e| toml_error(source, text, &e))?;
+        config.source = source.to_string();
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Checks every section, including every game's options.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.players.first.validate(&self.source, "players.first")?;
+        self.players
+            .second
+            .validate(&self.source, "players.second")?;
+        if !(1..=10_000_000).contains(&self.tree.max_nodes) {
+            return Err(ConfigError::new(
+                &self.source,
+                "tree.max_nodes",
+                self.tree.max_nodes,
+                "must be 1..=10000000",
+            ));
+        }
+        if self.ui.engine_pace_ms > 60_000 {
+            return Err(ConfigError::new(
+                &self.source,
+                "ui.engine_pace_ms",
+                self.ui.engine_pace_ms,
+                "must be 0..=60000",
+            ));
+        }
+        for kind in GameKind::ALL {
+            crate::with_game!(kind, G => {
+                let options = self.game_options::<G>()?;
+                for player in [Player::First, Player::Second] {
+                    let side = self.players.side(player);
+                    let key = format!("players.{player}.evaluator");
+                    // An evaluator name must exist for the game being played; for the others
+                    // "default" is always fine, and a game-specific name is checked when that
+                    // game starts.
+                    if kind == self.game {
+                        crate::games::evaluator_for::<G>(&options, &side.evaluator, &self.source, &key)?;
+                    }
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// The options of game `G`, parsed from its section and validated.
+    pub fn game_options<G: Playable>(&self) -> Result<G::Options, ConfigError> {
+        let name = G::KIND.name();
+        let table = match G::KIND {
+            GameKind::TicTacToe => &self.tictactoe,
+            GameKind::Gomoku => &self.gomoku,
+            GameKind::Kalah => &self.kalah,
+            GameKind::Dots => &self.dots,
+        };
+        let options: G::Options =
+            toml::Value::Table(table.clone())
+                .try_into()
+                .map_err(|e: toml::de::Error| ConfigError {
+                    source_name: self.source.clone(),
+                    key: format!("[{name}]"),
+                    value: String::new(),
+                    expected: e.message().trim().to_string(),
+                })?;
+        options.validate(&self.source)?;
+        Ok(options)
+    }
+}
+
+fn toml_error(source: &str, text: &str, e: &toml::de::Error) -> ConfigError {
+    let location = e.span().map_or_else(String::new, |span| {
+        let before = text.get(..span.start).unwrap_or(text);
+        let line = before.matches('\n').count() + 1;
+        let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        let key = text.get(span.clone()).unwrap_or("").trim();
+        if key.is_empty() || key.contains('\n') {
+            format!("line {line}, column {column}")
+        } else {
+            format!("line {line}, column {column} (`{key}`)")
+        }
+    });
+    ConfigError {
+        source_name: source.to_string(),
+        key: location,
+        value: String::new(),
+        expected: e.message().trim().to_string(),
+    }
+}

@@ -33,8 +33,10 @@ pub struct IllegalMove {
 }
 
 /// A configuration value (from a file, the command line or the setup screen) that is refused.
+///
+/// Shown as `file: key = value: expected`, or `file: where: what` when there is no single
+/// value to quote (a syntax error, an unknown key).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{source_name}: {key} = {value}: {expected}")]
 pub struct ConfigError {
     /// Where the value came from: a file name, `command line` or `setup`.
     pub source_name: String,
@@ -44,6 +46,20 @@ pub struct ConfigError {
     pub value: String,
     /// What is allowed, e.g. `must be 1..=12`.
     pub expected: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.value.is_empty() {
+            write!(f, "{}: {}: {}", self.source_name, self.key, self.expected)
+        } else {
+            write!(
+                f,
+                "{}: {} = {}: {}",
+                self.source_name, self.key, self.value, self.expected
+            )
+        }
+    }
 }
 
 impl ConfigError {

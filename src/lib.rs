@@ -4,9 +4,13 @@
 //! - [`engine`]: the game-agnostic search (knows no game, no terminal);
 //! - [`games`]: the rules, notation and evaluators of each game;
 //! - [`config`]: `config.toml`, validated with messages that name file, key and range;
+//! - [`player`]: an engine player built from the config;
+//! - [`session`]: a game in progress: the step list, undo/redo, save/load;
 //! - [`error`]: the library's error types.
 
 pub mod config;
 pub mod engine;
 pub mod error;
 pub mod games;
+pub mod player;
+pub mod session;

@@ -173,15 +173,15 @@ macro_rules! with_game {
                 $body
             }
             $crate::games::GameKind::Gomoku => {
-                type $G = $crate::games::gomoku::Gomoku;
+                type $G = $crate::games::tictactoe::TicTacToe; // MERGE-PENDING gomoku::Gomoku
                 $body
             }
             $crate::games::GameKind::Kalah => {
-                type $G = $crate::games::kalah::Kalah;
+                type $G = $crate::games::tictactoe::TicTacToe; // MERGE-PENDING kalah::Kalah
                 $body
             }
             $crate::games::GameKind::Dots => {
-                type $G = $crate::games::dots::Dots;
+                type $G = $crate::games::tictactoe::TicTacToe; // MERGE-PENDING dots::Dots
                 $body
             }
         }

@@ -1,0 +1,422 @@
+//! A game in progress: the initial position, the step list with a cursor (undo, redo and
+//! stepping through the game without losing later moves), and saving/loading to JSON.
+//!
+//! Every step keeps a snapshot of the position after it, so going to any step is O(1) and
+//! never replays rules. Playing a move while the cursor is before the end starts a new branch:
+//! the old continuation is dropped (the TUI asks first).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::config::PlayersConfig;
+use crate::engine::{Game, Player};
+use crate::error::{IllegalMove, MoveListError};
+use crate::games::{GameKind, GameOptions, Playable};
+
+/// One move of the game.
+#[derive(Clone, Debug)]
+pub struct Step<G: Game> {
+    /// The move.
+    pub mv: G::Move,
+    /// Who played it.
+    pub mover: Player,
+    /// The move in the game's notation.
+    pub notation: String,
+    /// The engine's value of the move from the mover's side (score units), if an engine
+    /// chose it.
+    pub value: Option<i32>,
+    /// The position after the move.
+    pub after: G,
+}
+
+/// A game with its history.
+#[derive(Clone, Debug)]
+pub struct Session<G: Playable> {
+    /// The rules' options.
+    pub options: G::Options,
+    initial: G,
+    steps: Vec<Step<G>>,
+    /// Number of steps applied to reach the shown position (0 = the initial position).
+    cursor: usize,
+}
+
+impl<G: Playable> Session<G> {
+    /// A new game with these (validated) options.
+    pub fn new(options: G::Options) -> Self {
+        let initial = G::new_game(&options);
+        Self {
+            options,
+            initial,
+            steps: Vec::new(),
+            cursor: 0,
+        }
+    }
+
+    /// The position at the cursor.
+    pub fn current(&self) -> &G {
+        match self.cursor.checked_sub(1).and_then(|i| self.steps.get(i)) {
+            Some(step) => &step.after,
+            None => &self.initial,
+        }
+    }
+
+    /// The starting position.
+    pub fn initial(&self) -> &G {
+        &self.initial
+    }
+
+    /// Every step, including those after the cursor.
+    pub fn steps(&self) -> &[Step<G>] {
+        &self.steps
+    }
+
+    /// How many steps lead to the shown position.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// True when the cursor is at the last step (new moves extend the game).
+    pub fn at_end(&self) -> bool {
+        self.cursor == self.steps.len()
+    }
+
+    /// The step that led to the shown position.
+    pub fn last_step(&self) -> Option<&Step<G>> {
+        self.cursor.checked_sub(1).and_then(|i| self.steps.get(i))
+    }
+
+    /// Plays `mv` at the cursor. Later steps, if any, are dropped (a new branch).
+    pub fn play(&mut self, mv: G::Move, value: Option<i32>) -> Result<(), IllegalMove> {
+        let mut after = self.current().clone();
+        let mover = after.to_move();
+        after.try_play(mv)?;
+        let notation = self.current().format_move(mv);
+        self.steps.truncate(self.cursor);
+        self.steps.push(Step {
+            mv,
+            mover,
+            notation,
+            value,
+            after,
+        });
+        self.cursor += 1;
+        Ok(())
+    }
+
+    /// Steps back one move; false at the start.
+    pub fn undo(&mut self) -> bool {
+        if self.cursor == 0 {
+            return false;
+        }
+        self.cursor -= 1;
+        true
+    }
+
+    /// Steps forward one move; false at the end.
+    pub fn redo(&mut self) -> bool {
+        if self.at_end() {
+            return false;
+        }
+        self.cursor += 1;
+        true
+    }
+
+    /// Moves the cursor to `n` steps (clamped to the game's length).
+    pub fn goto(&mut self, n: usize) {
+        self.cursor = n.min(self.steps.len());
+    }
+
+    /// Undoes at least one step and then on until `is_human` says the side to move is human
+    /// (so in human-vs-engine play the engine's reply and the human's move go back together).
+    /// Returns the number of steps undone.
+    pub fn undo_turn(&mut self, is_human: impl Fn(Player) -> bool) -> usize {
+        let mut undone = 0;
+        while self.undo() {
+            undone += 1;
+            if is_human(self.current().to_move()) {
+                break;
+            }
+        }
+        undone
+    }
+
+    /// Steps forward like [`Session::undo_turn`] in reverse: at least one step, then on until
+    /// a human is to move or the end is reached.
+    pub fn redo_turn(&mut self, is_human: impl Fn(Player) -> bool) -> usize {
+        let mut redone = 0;
+        while self.redo() {
+            redone += 1;
+            if is_human(self.current().to_move()) || self.current().outcome().is_some() {
+                break;
+            }
+        }
+        redone
+    }
+
+    /// Starts again from the initial position (same options), forgetting every step.
+    pub fn restart(&mut self) {
+        self.steps.clear();
+        self.cursor = 0;
+    }
+
+    /// The game as a saveable value.
+    pub fn to_saved(&self, players: &PlayersConfig) -> SavedGame<G::Options> {
+        SavedGame {
+            format: SAVE_FORMAT.to_string(),
+            version: SAVE_VERSION,
+            game: G::KIND,
+            options: self.options.clone(),
+            players: players.clone(),
+            moves: self
+                .steps
+                .iter()
+                .map(|s| SavedStep {
+                    mv: s.notation.clone(),
+                    value: s.value,
+                })
+                .collect(),
+            cursor: self.cursor,
+        }
+    }
+
+    /// Rebuilds a game from a saved value, replaying every move through the rules.
+    pub fn from_saved(saved: &SavedGame<G::Options>, source: &str) -> Result<Self, SaveError> {
+        if saved.game != G::KIND {
+            return Err(SaveError::WrongGame {
+                expected: G::KIND,
+                found: saved.game,
+            });
+        }
+        saved
+            .options
+            .validate(source)
+            .map_err(|e| SaveError::Invalid(e.to_string()))?;
+        let mut session = Self::new(saved.options.clone());
+        for (i, step) in saved.moves.iter().enumerate() {
+            let mv = session.current().parse_move(&step.mv).map_err(|error| {
+                SaveError::Moves(MoveListError::Parse {
+                    index: i + 1,
+                    text: step.mv.clone(),
+                    error,
+                })
+            })?;
+            session.play(mv, step.value).map_err(|error| {
+                SaveError::Moves(MoveListError::Illegal {
+                    index: i + 1,
+                    text: step.mv.clone(),
+                    error,
+                })
+            })?;
+        }
+        if saved.cursor > session.steps.len() {
+            return Err(SaveError::Invalid(format!(
+                "cursor = {}: must be 0..={} (the number of moves)",
+                saved.cursor,
+                session.steps.len()
+            )));
+        }
+        session.cursor = saved.cursor;
+        Ok(session)
+    }
+
+    /// Writes the game to `path` as JSON.
+    pub fn save(&self, players: &PlayersConfig, path: &Path) -> Result<(), SaveError> {
+        let text = serde_json::to_string_pretty(&self.to_saved(players))
+            .map_err(|e| SaveError::Invalid(e.to_string()))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| SaveError::Io(format!("cannot write {}: {e}", path.display())))
+    }
+}
+
+/// The `format` field every save file carries, to refuse foreign JSON.
+pub const SAVE_FORMAT: &str = "gametree-save";
+/// The save format version this build writes and reads.
+pub const SAVE_VERSION: u32 = 1;
+
+/// A saved game: rules, options, players and the whole step list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedGame<O> {
+    /// Always [`SAVE_FORMAT`].
+    pub format: String,
+    /// Always [`SAVE_VERSION`] for now.
+    pub version: u32,
+    /// Which game.
+    pub game: GameKind,
+    /// The game's options.
+    pub options: O,
+    /// Who played each side and how.
+    pub players: PlayersConfig,
+    /// Every move, in notation, with the engine's value where it had one.
+    pub moves: Vec<SavedStep>,
+    /// How many moves led to the position on screen.
+    pub cursor: usize,
+}
+
+/// One saved move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedStep {
+    /// The move in notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The engine's value from the mover's side, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i32>,
+}
+
+/// Why a save file was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SaveError {
+    /// The file could not be read or written.
+    #[error("{0}")]
+    Io(String),
+    /// Not a gametree save (or damaged JSON).
+    #[error("not a gametree save file: {0}")]
+    Foreign(String),
+    /// A save of another game than the one asked for.
+    #[error("this save is a {found} game, not {expected}")]
+    WrongGame {
+        /// The game asked for.
+        expected: GameKind,
+        /// The game in the file.
+        found: GameKind,
+    },
+    /// The file is a save but a value in it is wrong.
+    #[error("invalid save: {0}")]
+    Invalid(String),
+    /// A saved move cannot be replayed.
+    #[error("invalid save: {0}")]
+    Moves(MoveListError),
+}
+
+/// The header of a save file: enough to know which game to load it as.
+#[derive(Deserialize)]
+struct SaveHeader {
+    format: String,
+    version: u32,
+    game: GameKind,
+}
+
+/// Reads a save file's text and tells which game it holds, refusing foreign files.
+pub fn peek_saved(text: &str) -> Result<GameKind, SaveError> {
+    let header: SaveHeader =
+        serde_json::from_str(text).map_err(|e| SaveError::Foreign(e.to_string()))?;
+    if header.format != SAVE_FORMAT {
+        return Err(SaveError::Foreign(format!(
+            "format = {:?}, expected {SAVE_FORMAT:?}",
+            header.format
+        )));
+    }
+    if header.version != SAVE_VERSION {
+        return Err(SaveError::Invalid(format!(
+            "version = {}: this build reads version {SAVE_VERSION}",
+            header.version
+        )));
+    }
+    Ok(header.game)
+}
+
+/// Parses a save file of game `G` from its text (see [`peek_saved`] to learn the game).
+pub fn parse_saved<G: Playable>(
+    text: &str,
+    source: &str,
+) -> Result<(Session<G>, PlayersConfig), SaveError> {
+    let kind = peek_saved(text)?;
+    if kind != G::KIND {
+        return Err(SaveError::WrongGame {
+            expected: G::KIND,
+            found: kind,
+        });
+    }
+    let saved: SavedGame<G::Options> =
+        serde_json::from_str(text).map_err(|e| SaveError::Invalid(e.to_string()))?;
+    let session = Session::from_saved(&saved, source)?;
+    Ok((session, saved.players))
+}
+
+/// Reads a save file's text from `path`.
+pub fn read_save_file(path: &Path) -> Result<String, SaveError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| SaveError::Io(format!("cannot read {}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::games::tictactoe::{TicTacToe, TicTacToeOptions};
+
+    fn session(moves: &str) -> Session<TicTacToe> {
+        let mut s = Session::<TicTacToe>::new(TicTacToeOptions::default());
+        for m in moves.split_whitespace() {
+            let mv = s.current().parse_move(m).unwrap();
+            s.play(mv, None).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn undo_redo_and_branching() {
+        let mut s = session("a1 b2 c3");
+        assert!(s.undo());
+        assert!(s.undo());
+        assert_eq!(s.cursor(), 1);
+        assert_eq!(s.steps().len(), 3);
+        assert!(s.redo());
+        assert_eq!(s.current().format_move(s.last_step().unwrap().mv), "b2");
+        // A new move from an earlier position drops the old continuation.
+        let mv = s.current().parse_move("a3").unwrap();
+        s.play(mv, Some(5)).unwrap();
+        assert_eq!(s.steps().len(), 3);
+        assert!(s.at_end());
+        assert_eq!(s.steps()[2].notation, "a3");
+    }
+
+    #[test]
+    fn undo_turn_takes_back_the_engine_reply_too() {
+        let mut s = session("a1 b2 c3 a3");
+        // Human plays first (X); after undoing a turn it is X's move again.
+        let undone = s.undo_turn(|p| p == Player::First);
+        assert_eq!(undone, 2);
+        assert_eq!(s.cursor(), 2);
+        assert_eq!(s.current().to_move(), Player::First);
+    }
+
+    #[test]
+    fn save_and_load_give_the_same_steps() {
+        let mut s = session("a1 b2 c3");
+        s.undo();
+        let players = Config::builtin().unwrap().players;
+        let text = serde_json::to_string(&s.to_saved(&players)).unwrap();
+        let (loaded, loaded_players) = parse_saved::<TicTacToe>(&text, "test").unwrap();
+        assert_eq!(loaded_players, players);
+        assert_eq!(loaded.cursor(), 2);
+        let notes: Vec<_> = loaded.steps().iter().map(|s| s.notation.clone()).collect();
+        assert_eq!(notes, ["a1", "b2", "c3"]);
+        assert_eq!(loaded.current(), s.current());
+    }
+
+    #[test]
+    fn foreign_and_damaged_files_are_refused() {
+        assert!(matches!(
+            peek_saved("{\"a\": 1}"),
+            Err(SaveError::Foreign(_))
+        ));
+        assert!(matches!(peek_saved("not json"), Err(SaveError::Foreign(_))));
+        let mut s = session("a1");
+        assert!(s.play(0, None).is_err(), "an occupied cell is refused");
+        assert_eq!(s.steps().len(), 1);
+    }
+
+    #[test]
+    fn an_illegal_saved_move_is_named() {
+        let players = Config::builtin().unwrap().players;
+        let mut saved = session("a1 b2").to_saved(&players);
+        saved.moves[1].mv = "a1".to_string();
+        let err = Session::<TicTacToe>::from_saved(&saved, "t").unwrap_err();
+        assert!(err.to_string().contains("move 2 (a1)"), "{err}");
+    }
+}
