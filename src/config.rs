@@ -17,9 +17,10 @@ pub const DEFAULT_CONFIG: &str = include_str!("../config.toml");
 /// Name used in messages for the compiled-in defaults.
 pub const BUILTIN_NAME: &str = "config.toml (built in)";
 
-/// The whole configuration.
+/// The whole configuration. Every key may be left out of a file: it then keeps its default,
+/// so a user's file need only hold what it changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// The game the program opens with.
     pub game: GameKind,
@@ -44,12 +45,40 @@ pub struct Config {
 
 /// The two sides. `first` moves first from the initial position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct PlayersConfig {
     /// The side that moves first (X, Black, South, the first to draw a line).
     pub first: SideConfig,
     /// The other side.
     pub second: SideConfig,
+}
+
+impl Default for PlayersConfig {
+    fn default() -> Self {
+        Self {
+            first: SideConfig {
+                kind: PlayerKind::Human,
+                ..SideConfig::default()
+            },
+            second: SideConfig::default(),
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            game: GameKind::TicTacToe,
+            players: PlayersConfig::default(),
+            tree: TreeConfig::default(),
+            ui: UiConfig::default(),
+            tictactoe: toml::Table::new(),
+            gomoku: toml::Table::new(),
+            kalah: toml::Table::new(),
+            dots: toml::Table::new(),
+            source: BUILTIN_NAME.to_string(),
+        }
+    }
 }
 
 impl PlayersConfig {
@@ -125,6 +154,8 @@ impl Default for SideConfig {
 
 impl SideConfig {
     /// The search settings for this side in a game with `options`.
+    // The engine grows switches of its own; they keep their defaults here.
+    #[allow(clippy::needless_update)]
     pub fn search_settings(&self, options: &impl GameOptions) -> SearchSettings {
         SearchSettings {
             algorithm: self.algorithm,
@@ -330,5 +361,75 @@ fn toml_error(source: &str, text: &str, e: &toml::de::Error) -> ConfigError {
         key: location,
         value: String::new(),
         expected: e.message().trim().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_file_equals_the_defaults() {
+        let shipped = Config::builtin().unwrap();
+        let defaults = Config::default();
+        assert_eq!(shipped.game, defaults.game);
+        assert_eq!(shipped.players, defaults.players);
+        assert_eq!(shipped.tree, defaults.tree);
+        assert_eq!(shipped.ui, defaults.ui);
+        for kind in GameKind::ALL {
+            crate::with_game!(kind, G => {
+                assert_eq!(
+                    shipped.game_options::<G>().unwrap(),
+                    defaults.game_options::<G>().unwrap(),
+                    "[{kind}] in config.toml differs from the built-in defaults"
+                );
+            });
+        }
+    }
+
+    #[test]
+    fn a_partial_file_keeps_the_other_defaults() {
+        let c = Config::parse("[players.second]\ndepth = 3\n", "mine.toml").unwrap();
+        assert_eq!(c.players.second.depth, 3);
+        assert_eq!(c.players.first, Config::default().players.first);
+    }
+
+    fn error(text: &str) -> String {
+        Config::parse(text, "mine.toml").unwrap_err().to_string()
+    }
+
+    #[test]
+    fn bad_values_are_named_with_file_key_and_range() {
+        assert_eq!(
+            error("[players.second]\ndepth = 99\n"),
+            "mine.toml: players.second.depth = 99: must be 0..=64 (0 = the game's default)"
+        );
+        assert_eq!(
+            error("[tree]\nmax_nodes = 0\n"),
+            "mine.toml: tree.max_nodes = 0: must be 1..=10000000"
+        );
+        let unknown = error("[ui]\nmouse = true\ncolour = 3\n");
+        assert!(unknown.starts_with("mine.toml: line 3"), "{unknown}");
+        assert!(unknown.contains("unknown field `colour`"), "{unknown}");
+        let wrong_type = error("[players.first]\nkind = 3\n");
+        assert!(wrong_type.contains("line 2"), "{wrong_type}");
+        let bad_game = error("game = \"chess\"\n");
+        assert!(bad_game.contains("unknown variant `chess`"), "{bad_game}");
+        let section = error("[tictactoe]\ndepht = 3\n");
+        assert!(
+            section.starts_with("mine.toml: [tictactoe]: unknown field `depht`"),
+            "{section}"
+        );
+        let range = error("[tictactoe]\ndepth = 12\n");
+        assert_eq!(range, "mine.toml: tictactoe.depth = 12: must be 1..=9");
+        let syntax = error("[ui\n");
+        assert!(syntax.starts_with("mine.toml: line 1"), "{syntax}");
+    }
+
+    #[test]
+    fn an_unknown_evaluator_lists_the_choices() {
+        let e = error("[players.second]\nevaluator = \"magic\"\n");
+        assert!(e.contains("players.second.evaluator = magic"), "{e}");
+        assert!(e.contains("lines"), "{e}");
     }
 }

@@ -8,6 +8,7 @@
 //! - [`session`]: a game in progress: the step list, undo/redo, save/load;
 //! - [`error`]: the library's error types.
 
+pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod error;

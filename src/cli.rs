@@ -1,0 +1,740 @@
+//! The command line: clap definitions and the subcommands that need no terminal UI
+//! (`selfplay`, `tree`, `solve`, `perft`, and `play --text`). Each prints plain text, or one
+//! JSON object per result with `--json`.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde_json::json;
+
+use crate::config::{Config, PlayerKind, SideConfig};
+use crate::engine::limits::StopFlag;
+use crate::engine::perft;
+use crate::engine::score;
+use crate::engine::search::{Algorithm, SearchSettings};
+use crate::engine::stats::group_digits;
+use crate::engine::tree::{Bound, SearchTree};
+use crate::engine::{Game, Player};
+use crate::games::{GameKind, GameOptions, Playable};
+use crate::player::EnginePlayer;
+use crate::session::Session;
+
+/// gametree: play Tic-tac-toe, Gomoku, Kalah and Dots and Boxes against a game-tree search
+/// engine, and watch it think. With no command it opens the full-screen program.
+#[derive(Debug, Parser)]
+#[command(name = "gametree", version, about)]
+pub struct Cli {
+    /// Read settings from this file instead of the built-in defaults (see config.toml).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// What to do; none opens the full-screen program.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a game: the full-screen program, or line mode with --text.
+    Play(PlayArgs),
+    /// The engine plays itself; prints every move with its value, then the result.
+    Selfplay(SelfplayArgs),
+    /// Prints the engine's search tree from a position, one line per node.
+    Tree(TreeArgs),
+    /// Solves a position exactly by full-depth search (first player's point of view).
+    Solve(SolveArgs),
+    /// Counts move sequences of exactly N moves (rules check and move-generation speed).
+    Perft(PerftArgs),
+}
+
+/// Game options as flags; each applies to the games that have it.
+#[derive(Debug, Clone, Default, Args)]
+pub struct GameFlags {
+    /// Gomoku board size (3..=19).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Gomoku: stones in a row that win.
+    #[arg(long)]
+    pub connect: Option<String>,
+    /// Gomoku rule: freestyle (k or more wins) or standard (exactly k).
+    #[arg(long)]
+    pub rule: Option<String>,
+    /// Gomoku: candidate moves the playing search considers per node.
+    #[arg(long)]
+    pub candidates: Option<String>,
+    /// Kalah pits per side (1..=12).
+    #[arg(long)]
+    pub pits: Option<String>,
+    /// Kalah stones per pit.
+    #[arg(long)]
+    pub stones: Option<String>,
+    /// Kalah: capture even when the opposite pit is empty (true|false).
+    #[arg(long, value_name = "BOOL")]
+    pub empty_capture: Option<String>,
+    /// Dots and Boxes rows of boxes.
+    #[arg(long)]
+    pub rows: Option<String>,
+    /// Dots and Boxes columns of boxes.
+    #[arg(long)]
+    pub cols: Option<String>,
+    /// Start from the position these moves reach, e.g. "b2 a1 c3".
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+}
+
+impl GameFlags {
+    fn pairs(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("size", &self.size),
+            ("connect", &self.connect),
+            ("rule", &self.rule),
+            ("candidates", &self.candidates),
+            ("pits", &self.pits),
+            ("stones", &self.stones),
+            ("empty_capture", &self.empty_capture),
+            ("rows", &self.rows),
+            ("cols", &self.cols),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_deref().map(|v| (k, v)))
+        .collect()
+    }
+}
+
+/// Engine settings as flags; they apply to every engine side.
+#[derive(Debug, Clone, Default, Args)]
+pub struct EngineFlags {
+    /// Search algorithm.
+    #[arg(long, value_name = "NAME")]
+    pub algorithm: Option<Algorithm>,
+    /// Moves to look ahead (0 = the game's default).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Time per move in milliseconds (iterative engine).
+    #[arg(long, value_name = "MS")]
+    pub time_ms: Option<u64>,
+    /// Seed for breaking ties between equal moves (repeatable games).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Always pick the first of equally good moves.
+    #[arg(long)]
+    pub no_random_ties: bool,
+    /// Do not order moves before searching them.
+    #[arg(long)]
+    pub no_ordering: bool,
+    /// Evaluator name (see config.toml for each game's).
+    #[arg(long)]
+    pub evaluator: Option<String>,
+    /// Search threads (iterative engine; 0 = one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl EngineFlags {
+    fn apply(&self, side: &mut SideConfig) {
+        if let Some(a) = self.algorithm {
+            side.algorithm = a;
+        }
+        if let Some(d) = self.depth {
+            side.depth = d;
+        }
+        if let Some(t) = self.time_ms {
+            side.time_ms = t;
+        }
+        if let Some(s) = self.seed {
+            side.seed = Some(s);
+        }
+        if self.no_random_ties {
+            side.random_ties = false;
+        }
+        if self.no_ordering {
+            side.ordering = false;
+        }
+        if let Some(e) = &self.evaluator {
+            side.evaluator.clone_from(e);
+        }
+        if let Some(t) = self.threads {
+            side.threads = t;
+        }
+    }
+}
+
+/// Which sides a human plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Humans {
+    /// The human moves first.
+    First,
+    /// The human moves second.
+    Second,
+    /// Human against human.
+    Both,
+    /// The engine plays itself.
+    None,
+}
+
+/// `gametree play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// tictactoe, gomoku, kalah or dots (not needed with --load).
+    pub game: Option<String>,
+    /// Line mode at the prompt instead of the full-screen program.
+    #[arg(long)]
+    pub text: bool,
+    /// Which sides a human plays (default: from the config).
+    #[arg(long, value_enum)]
+    pub human: Option<Humans>,
+    /// Open a saved game.
+    #[arg(long, value_name = "FILE")]
+    pub load: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub game_flags: GameFlags,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub engine: EngineFlags,
+}
+
+/// `gametree selfplay`.
+#[derive(Debug, Args)]
+pub struct SelfplayArgs {
+    /// tictactoe, gomoku, kalah or dots.
+    pub game: String,
+    /// One JSON object per move and one for the result.
+    #[arg(long)]
+    pub json: bool,
+    /// Stop after this many moves (0 = play to the end).
+    #[arg(long, default_value_t = 0)]
+    pub max_moves: usize,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub game_flags: GameFlags,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub engine: EngineFlags,
+}
+
+/// Output formats of `gametree tree`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TreeFormat {
+    /// An indented tree, one node per line.
+    Text,
+    /// Nodes with ids and parent ids and every recorded field.
+    Json,
+}
+
+/// `gametree tree`.
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    /// tictactoe, gomoku, kalah or dots.
+    pub game: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
+    pub format: TreeFormat,
+    /// Record at most this many nodes (default: `tree.max_nodes` from the config).
+    #[arg(long)]
+    pub max_nodes: Option<usize>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub game_flags: GameFlags,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub engine: EngineFlags,
+}
+
+/// `gametree solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// tictactoe, gomoku, kalah or dots.
+    pub game: String,
+    /// Print one JSON object: `value`, `best_move`, `nodes`, `millis`.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub game_flags: GameFlags,
+}
+
+/// `gametree perft`.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// tictactoe, gomoku, kalah or dots.
+    pub game: String,
+    /// Moves per sequence.
+    #[arg(long)]
+    pub depth: u32,
+    /// List the count under each first move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub game_flags: GameFlags,
+}
+
+/// Loads the config named on the command line, or the built-in one.
+pub fn load_config(path: Option<&PathBuf>) -> Result<Config> {
+    Ok(match path {
+        Some(p) => Config::load(p)?,
+        None => Config::builtin()?,
+    })
+}
+
+/// Parses a game name.
+pub fn parse_game(name: &str) -> Result<GameKind> {
+    name.parse::<GameKind>().map_err(anyhow::Error::msg)
+}
+
+/// The options of `G` from the config with the command-line flags applied and validated.
+pub fn options_with_flags<G: Playable>(config: &Config, flags: &GameFlags) -> Result<G::Options> {
+    let mut options = config.game_options::<G>()?;
+    let known: Vec<&str> = options.entries().iter().map(|(k, _)| *k).collect();
+    for (key, value) in flags.pairs() {
+        if !known.contains(&key) {
+            bail!(
+                "--{} does not apply to {} (its options: {})",
+                key.replace('_', "-"),
+                G::KIND.name(),
+                known.join(", ")
+            );
+        }
+        options
+            .set(key, value)
+            .map_err(|e| anyhow::anyhow!("--{} {value}: {e}", key.replace('_', "-")))?;
+    }
+    options.validate("command line")?;
+    Ok(options)
+}
+
+/// The starting position: the initial one, then `--moves` played through the rules.
+pub fn start_position<G: Playable>(options: &G::Options, flags: &GameFlags) -> Result<G> {
+    let mut game = G::new_game(options);
+    if let Some(moves) = &flags.moves {
+        game.play_line(moves).context("--moves")?;
+    }
+    Ok(game)
+}
+
+/// The config with the command line's game options and engine flags written in, for the TUI.
+pub fn config_for_play<G: Playable>(mut config: Config, args: &PlayArgs) -> Result<Config> {
+    let options = options_with_flags::<G>(&config, &args.game_flags)?;
+    let table = toml::Table::try_from(&options).context("game options")?;
+    match G::KIND {
+        GameKind::TicTacToe => config.tictactoe = table,
+        GameKind::Gomoku => config.gomoku = table,
+        GameKind::Kalah => config.kalah = table,
+        GameKind::Dots => config.dots = table,
+    }
+    config.game = G::KIND;
+    for player in [Player::First, Player::Second] {
+        let side = config.players.side_mut(player);
+        args.engine.apply(side);
+        if let Some(humans) = args.human {
+            let human = matches!(
+                (humans, player),
+                (Humans::Both, _)
+                    | (Humans::First, Player::First)
+                    | (Humans::Second, Player::Second)
+            );
+            side.kind = if human {
+                PlayerKind::Human
+            } else {
+                PlayerKind::Engine
+            };
+        }
+    }
+    config.validate()?;
+    Ok(config)
+}
+
+fn engines<G: Playable>(
+    config: &Config,
+    options: &G::Options,
+    flags: &EngineFlags,
+) -> Result<[EnginePlayer<G>; 2]> {
+    let make = |player: Player| -> Result<EnginePlayer<G>> {
+        let mut side = config.players.side(player).clone();
+        flags.apply(&mut side);
+        Ok(EnginePlayer::new(
+            &side,
+            options,
+            "command line",
+            &format!("players.{player}"),
+        )?)
+    };
+    Ok([make(Player::First)?, make(Player::Second)?])
+}
+
+fn outcome_text<G: Playable>(game: &G) -> String {
+    match game.outcome() {
+        Some(crate::engine::Outcome::Win { winner, margin }) => match G::SCORING {
+            crate::engine::Scoring::Margin => format!("{winner} player wins by {margin}"),
+            crate::engine::Scoring::WinLoss => format!("{winner} player wins"),
+        },
+        Some(crate::engine::Outcome::Draw) => "draw".to_string(),
+        None => "unfinished".to_string(),
+    }
+}
+
+/// `gametree selfplay GAME`.
+pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()> {
+    let options = options_with_flags::<G>(config, &args.game_flags)?;
+    let mut game: G = start_position(&options, &args.game_flags)?;
+    let mut players = engines::<G>(config, &options, &args.engine)?;
+    let mut out = std::io::stdout().lock();
+    if !args.json {
+        writeln!(
+            out,
+            "{} selfplay; seeds: first {}, second {}\n{game}",
+            G::KIND.title(),
+            players[0].seed,
+            players[1].seed
+        )?;
+    }
+    let stop = StopFlag::new();
+    let mut ply = 0;
+    while game.outcome().is_none() && (args.max_moves == 0 || ply < args.max_moves) {
+        let mover = game.to_move();
+        let result = players[mover.index()].think(&game, &stop, &mut |_| {});
+        let Some(mv) = result.best else { break };
+        let notation = game.format_move(mv);
+        game.try_play(mv)?;
+        ply += 1;
+        if args.json {
+            let line = json!({
+                "ply": ply, "player": mover.to_string(), "move": notation,
+                "value": result.value, "nodes": result.stats.nodes, "millis": result.stats.millis(),
+                "pv": result.pv.iter().map(|&m| format_pv_move(&game, m)).collect::<Vec<_>>(),
+            });
+            writeln!(out, "{line}")?;
+        } else {
+            writeln!(
+                out,
+                "{ply:>3}. {mover:<6} {notation:<8} value {:>10}  depth {:>2}  nodes {:>12}  {:>9.1} ms",
+                score::format::<G>(result.value),
+                result.stats.depth,
+                group_digits(result.stats.nodes),
+                result.stats.millis()
+            )?;
+        }
+    }
+    let value = game.outcome().map(|o| o.value_for(Player::First));
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({"result": outcome_text(&game), "value": value, "moves": ply})
+        )?;
+    } else {
+        writeln!(out, "\n{game}\nresult: {}", outcome_text(&game))?;
+    }
+    Ok(())
+}
+
+/// Notation of a move in a PV. PV moves are formatted against the root's notation, which for
+/// every game here does not depend on the position.
+fn format_pv_move<G: Game>(game: &G, mv: G::Move) -> String {
+    game.format_move(mv)
+}
+
+/// `gametree solve GAME`: exact value by full-depth search over every legal move.
+pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
+    let options = options_with_flags::<G>(config, &args.game_flags)?;
+    let game: G = start_position(&options, &args.game_flags)?;
+    let evaluator = crate::games::evaluator_for::<G>(&options, "default", "solve", "evaluator")?;
+    let settings = SearchSettings {
+        algorithm: Algorithm::AlphaBeta,
+        depth: score::MAX_PLY as u32,
+        ordering: true,
+        random_ties: false,
+        candidates: 0,
+        ..SearchSettings::default()
+    };
+    let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);
+    let result = crate::engine::search::search(
+        &game,
+        &evaluator,
+        &settings,
+        &mut rng,
+        &mut crate::engine::tree::NoopObserver,
+        &StopFlag::new(),
+        &mut |_| {},
+    );
+    let value = score::game_value::<G>(result.value) * game.to_move().sign();
+    let best = result.best.map(|m| game.format_move(m));
+    if args.json {
+        println!(
+            "{}",
+            json!({"value": value, "best_move": best, "nodes": result.stats.nodes, "millis": result.stats.millis()})
+        );
+    } else {
+        let meaning = match (G::SCORING, value.signum()) {
+            (crate::engine::Scoring::WinLoss, 1) => "first player wins".to_string(),
+            (crate::engine::Scoring::WinLoss, -1) => "second player wins".to_string(),
+            (crate::engine::Scoring::Margin, 1) => format!("first player wins by {value}"),
+            (crate::engine::Scoring::Margin, -1) => format!("second player wins by {}", -value),
+            _ => "draw".to_string(),
+        };
+        println!(
+            "value {value:+} ({meaning})\nbest move {}\nnodes {}\ntime {:.3} ms",
+            best.as_deref().unwrap_or("none (game over)"),
+            group_digits(result.stats.nodes),
+            result.stats.millis()
+        );
+    }
+    Ok(())
+}
+
+/// `gametree perft GAME --depth N`.
+pub fn perft_command<G: Playable>(config: &Config, args: &PerftArgs) -> Result<()> {
+    let options = options_with_flags::<G>(config, &args.game_flags)?;
+    let mut game: G = start_position(&options, &args.game_flags)?;
+    let started = std::time::Instant::now();
+    let (total, divided) = if args.divide {
+        let d = perft::divide(&mut game, args.depth);
+        (d.iter().map(|&(_, n)| n).sum(), d)
+    } else {
+        (perft::perft(&mut game, args.depth), Vec::new())
+    };
+    let secs = started.elapsed().as_secs_f64();
+    let nps = if secs > 0.0 { total as f64 / secs } else { 0.0 };
+    if args.json {
+        let divide: serde_json::Map<String, serde_json::Value> = divided
+            .iter()
+            .map(|&(m, n)| (game.format_move(m), json!(n)))
+            .collect();
+        println!(
+            "{}",
+            json!({"depth": args.depth, "nodes": total, "millis": secs * 1000.0, "divide": divide})
+        );
+    } else {
+        for &(m, n) in &divided {
+            println!("{:<8} {n}", game.format_move(m));
+        }
+        println!(
+            "perft {} = {} ({:.3} ms, {:.1} M leaves/s)",
+            args.depth,
+            total,
+            secs * 1000.0,
+            nps / 1e6
+        );
+    }
+    Ok(())
+}
+
+/// `gametree tree GAME --depth N`: the recorded search tree.
+pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
+    let options = options_with_flags::<G>(config, &args.game_flags)?;
+    let game: G = start_position(&options, &args.game_flags)?;
+    let mut side = config.players.second.clone();
+    side.kind = PlayerKind::Engine;
+    args.engine.apply(&mut side);
+    let mut engine = EnginePlayer::<G>::new(&side, &options, "command line", "players.second")?;
+    let max_nodes = args.max_nodes.unwrap_or(config.tree.max_nodes);
+    let (result, tree) = engine.think_recorded(&game, max_nodes, &StopFlag::new());
+    match args.format {
+        TreeFormat::Text => {
+            let mut out = std::io::stdout().lock();
+            write_tree_text(&mut out, &game, &tree)?;
+            writeln!(
+                out,
+                "best {} value {} nodes {} cut-offs {}{}",
+                result
+                    .best
+                    .map_or_else(|| "none".to_string(), |m| game.format_move(m)),
+                score::format::<G>(result.value),
+                result.stats.nodes,
+                result.stats.cutoffs,
+                if tree.truncated {
+                    format!(" (tree truncated at {max_nodes} nodes)")
+                } else {
+                    String::new()
+                }
+            )?;
+        }
+        TreeFormat::Json => {
+            let nodes: Vec<_> = tree
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(id, n)| {
+                    json!({
+                        "id": id, "parent": n.parent, "move": n.mv.map(|m| game.format_move(m)),
+                        "depth": n.depth, "to_move": n.to_move, "alpha": n.alpha, "beta": n.beta,
+                        "value": n.value, "bound": n.bound, "skipped": n.skipped, "pv": n.on_pv,
+                    })
+                })
+                .collect();
+            println!(
+                "{}",
+                json!({"nodes": nodes, "truncated": tree.truncated, "best_move": result.best.map(|m| game.format_move(m)), "value": result.value})
+            );
+        }
+    }
+    Ok(())
+}
+
+fn write_tree_text<G: Playable>(
+    out: &mut impl Write,
+    game: &G,
+    tree: &SearchTree<G::Move>,
+) -> std::io::Result<()> {
+    let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+    while let Some((index, indent)) = stack.pop() {
+        let Some(node) = tree.nodes.get(index as usize) else {
+            continue;
+        };
+        let name = node
+            .mv
+            .map_or_else(|| "root".to_string(), |m| game.format_move(m));
+        let window = |v: i32| {
+            if v >= score::INFINITY {
+                "+inf".to_string()
+            } else if v <= -score::INFINITY {
+                "-inf".to_string()
+            } else {
+                score::format::<G>(v)
+            }
+        };
+        let cut = match node.bound {
+            Bound::Lower if node.skipped > 0 => {
+                format!("  cut-off, {} moves skipped", node.skipped)
+            }
+            Bound::Lower => "  cut-off".to_string(),
+            Bound::Upper => "  fail-low".to_string(),
+            Bound::Exact => String::new(),
+        };
+        writeln!(
+            out,
+            "{}{}{name}  value {}  [{}, {}]{cut}",
+            "  ".repeat(indent),
+            if node.on_pv { "*" } else { "" },
+            score::format::<G>(node.value),
+            window(node.alpha),
+            window(node.beta)
+        )?;
+        for &child in node.children.iter().rev() {
+            stack.push((child, indent + 1));
+        }
+    }
+    Ok(())
+}
+
+/// `gametree play GAME --text`: line mode at the prompt.
+pub fn play_text<G: Playable>(config: &Config) -> Result<()> {
+    let options = config.game_options::<G>()?;
+    let mut session = Session::<G>::new(options.clone());
+    let kinds = [config.players.first.kind, config.players.second.kind];
+    let is_human = |p: Player| kinds[p.index()] == PlayerKind::Human;
+    let mut players = engines::<G>(config, &options, &EngineFlags::default())?;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let stop = StopFlag::new();
+    println!(
+        "{} — type a move, `undo`, `hint`, `moves` or `quit`.\n",
+        G::KIND.title()
+    );
+    loop {
+        let game = session.current().clone();
+        println!("{game}");
+        if game.outcome().is_some() {
+            println!("result: {}", outcome_text(&game));
+            return Ok(());
+        }
+        let mover = game.to_move();
+        if !is_human(mover) {
+            let result = players[mover.index()].think(&game, &stop, &mut |_| {});
+            let Some(mv) = result.best else {
+                bail!("the engine found no move")
+            };
+            println!(
+                "{mover} plays {}  (value {}, {} nodes, {:.1} ms)\n",
+                game.format_move(mv),
+                score::format::<G>(result.value),
+                group_digits(result.stats.nodes),
+                result.stats.millis()
+            );
+            session.play(mv, Some(result.value))?;
+            continue;
+        }
+        print!("{mover} to move> ");
+        std::io::stdout().flush()?;
+        let Some(line) = lines.next() else {
+            return Ok(());
+        };
+        let line = line?;
+        match line.trim() {
+            "" => {}
+            "quit" | "q" | "exit" => return Ok(()),
+            "undo" | "u" => {
+                if session.undo_turn(is_human) == 0 {
+                    println!("nothing to undo\n");
+                }
+            }
+            "moves" => {
+                let mut moves = Vec::new();
+                game.legal_moves(&mut moves);
+                let list: Vec<_> = moves.iter().map(|&m| game.format_move(m)).collect();
+                println!("legal: {}\n", list.join(" "));
+            }
+            "hint" | "h" => {
+                let result = players[mover.index()].think(&game, &stop, &mut |_| {});
+                if let Some(mv) = result.best {
+                    println!(
+                        "hint: {} (value {})\n",
+                        game.format_move(mv),
+                        score::format::<G>(result.value)
+                    );
+                }
+            }
+            text => match game.parse_move(text) {
+                Ok(mv) => {
+                    if let Err(e) = session.play(mv, None) {
+                        println!("{e}\n");
+                    }
+                }
+                Err(e) => println!("{e}\n"),
+            },
+        }
+    }
+}
+
+/// Runs the parsed command line; `tui` is called for the full-screen program.
+pub fn run(cli: Cli) -> Result<()> {
+    let config = load_config(cli.config.as_ref())?;
+    match cli.command {
+        None => bail!("the full-screen program is not built yet: try `gametree --help`"),
+        Some(Command::Play(args)) => {
+            let Some(name) = args.game.as_deref() else {
+                bail!("play: name a game (tictactoe, gomoku, kalah, dots) or use --load FILE")
+            };
+            let kind = parse_game(name)?;
+            crate::with_game!(kind, G => {
+                let config = config_for_play::<G>(config, &args)?;
+                if !args.text {
+                    bail!("the full-screen program is not built yet: add --text for line mode");
+                }
+                play_text::<G>(&config)
+            })
+        }
+        Some(Command::Selfplay(args)) => {
+            let kind = parse_game(&args.game)?;
+            crate::with_game!(kind, G => selfplay::<G>(&config, &args))
+        }
+        Some(Command::Tree(args)) => {
+            let kind = parse_game(&args.game)?;
+            crate::with_game!(kind, G => tree::<G>(&config, &args))
+        }
+        Some(Command::Solve(args)) => {
+            let kind = parse_game(&args.game)?;
+            crate::with_game!(kind, G => solve::<G>(&config, &args))
+        }
+        Some(Command::Perft(args)) => {
+            let kind = parse_game(&args.game)?;
+            crate::with_game!(kind, G => perft_command::<G>(&config, &args))
+        }
+    }
+}
