@@ -261,7 +261,7 @@ fn parse_errors_say_what_was_expected() {
         ("1a-1b", "like a1-b1"),
         ("a1-c1", "a1 and c1: they are not neighbours"),
         ("a1-b2", "a1 and b2: they are not neighbours"),
-        ("b2-b2", "a line joins two different dots"),
+        ("b2-b2", "b2 and b2: that is the same dot twice"),
         (
             "d1-c1",
             "dot d1 is off the board: dot columns are a..c, rows 1..3",
@@ -272,12 +272,12 @@ fn parse_errors_say_what_was_expected() {
         ("h1", "like a1-b1"),
         (
             "h4,1",
-            "h<row>,<col>: the line from that dot to the right, with the dot's row 1..=3",
+            "h<row>,<col> names the line going right from the dot in row 1..=3 (from the bottom)",
         ),
         ("h1,3", "column 1..=2 (1 = a), like h1,1"),
         (
             "v3,1",
-            "v<row>,<col>: the line from that dot upwards, with the dot's row 1..=2",
+            "v<row>,<col> names the line going up from the dot in row 1..=2",
         ),
         ("v1,4", "column 1..=3"),
         ("v0,1", "like v1,1"),

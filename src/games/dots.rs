@@ -385,7 +385,7 @@ impl Dots {
             Orientation::Vertical
         } else {
             let why = if a == b {
-                "a line joins two different dots"
+                "that is the same dot twice"
             } else {
                 "they are not neighbours"
             };
@@ -414,20 +414,17 @@ impl Dots {
             Some(b'v') => (Orientation::Vertical, &t[1..], rows, cols + 1),
             _ => return Err(ParseMoveError::new(text, self.expected())),
         };
-        let what = match orientation {
-            Orientation::Horizontal => "h<row>,<col>: the line from that dot to the right",
-            Orientation::Vertical => "v<row>,<col>: the line from that dot upwards",
+        let (letter, direction) = match orientation {
+            Orientation::Horizontal => ('h', "right"),
+            Orientation::Vertical => ('v', "up"),
         };
         let refuse = || {
             ParseMoveError::new(
                 text,
                 format!(
-                    "{what}, with the dot's row 1..={max_row} (from the bottom) and column \
-                     1..={max_col} (1 = a), like {}1,1",
-                    match orientation {
-                        Orientation::Horizontal => 'h',
-                        Orientation::Vertical => 'v',
-                    }
+                    "{letter}<row>,<col> names the line going {direction} from the dot in row \
+                     1..={max_row} (from the bottom) and column 1..={max_col} (1 = a), like \
+                     {letter}1,1"
                 ),
             )
         };
