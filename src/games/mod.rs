@@ -182,7 +182,7 @@ macro_rules! with_game {
                 $body
             }
             $crate::games::GameKind::Dots => {
-                type $G = $crate::games::tictactoe::TicTacToe; // MERGE-PENDING dots::Dots
+                type $G = $crate::games::dots::Dots;
                 $body
             }
         }
