@@ -40,7 +40,7 @@ fn row(game: &Kalah, side: Player) -> Vec<u16> {
 /// Plays `text` (one move) and checks what `effect` predicted.
 fn play(game: &mut Kalah, text: &str) -> MoveEffect {
     let mv = game.parse_move(text).unwrap();
-    let effect = game.effect(mv);
+    let effect = game.effect(mv).unwrap();
     let total = game.total_stones();
     game.try_play(mv).unwrap();
     assert_eq!(game.total_stones(), total, "stones are conserved");
@@ -490,6 +490,13 @@ fn options_read_from_toml() {
     let g = Kalah::new_game(&options);
     assert_eq!((g.pit_count(), g.stones(NORTH, 3)), (4, 3));
     assert!(g.empty_capture());
+    // The defaults as documented on `KalahOptions`.
+    let documented: KalahOptions = toml::from_str(
+        "pits = 6\nstones = 4\nempty_capture = false\ndepth = 8\n[linear]\nstore = 1.0\n\
+         opponent_store = -1.0\npits = [0.25]\nopponent_pits = [-0.25]\n",
+    )
+    .unwrap();
+    assert_eq!(documented, KalahOptions::default());
     assert!(toml::from_str::<KalahOptions>("holes = 4").is_err());
     assert!(toml::from_str::<KalahOptions>("[linear]\nstores = 4").is_err());
     // What the command line writes back for the TUI parses again to the same options.
@@ -676,6 +683,7 @@ fn check_contract(mut game: Kalah, seed: u64) {
                     legal,
                     mv < n as Pit && game.stones(game.to_move(), mv as usize) > 0
                 );
+                assert_eq!(game.effect(mv).is_some(), legal);
                 if !legal {
                     let before = game;
                     assert!(game.try_play(mv).is_err());
@@ -685,7 +693,11 @@ fn check_contract(mut game: Kalah, seed: u64) {
             for &mv in &moves {
                 let before = game;
                 let landing = game.landing(mv);
+                let effect = game.effect(mv).unwrap();
+                assert_eq!(effect.landing, landing);
+                assert_eq!(game.sowing_path(mv).last(), Some(landing));
                 let undo = game.play(mv);
+                assert_eq!(game.is_over(), effect.ends_game);
                 assert_eq!(
                     game.hash(),
                     game.hash_from_scratch(),

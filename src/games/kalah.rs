@@ -217,12 +217,22 @@ impl Kalah {
         self.pit_count() - 1 - index.min(self.pit_count() - 1)
     }
 
+    /// Stones the side to move would sow from `mv`: 0 for an empty pit, a pit index past
+    /// the last pit, or a finished game.
+    fn sowable(&self, mv: Pit) -> u16 {
+        if self.over || mv as usize >= self.pit_count() {
+            0
+        } else {
+            self.ring[self.hole_of(self.to_move, mv as usize)]
+        }
+    }
+
     /// Where the last stone of `mv` lands, computed in constant time without playing it.
-    /// A cheap ordering hint: a landing in the mover's store means an extra turn.
+    /// A cheap ordering hint: a landing in the mover's store means an extra turn. For a
+    /// move that is not legal the answer is the pit itself.
     pub fn landing(&self, mv: Pit) -> Hole {
         let n = self.pit_count();
-        let start = self.hole_of(self.to_move, mv as usize);
-        let stones = self.ring.get(start).copied().unwrap_or(0) as usize;
+        let stones = self.sowable(mv) as usize;
         // Sowing visits the 2n+1 holes other than the opponent's store; count steps along
         // that cycle, with the mover's own pits at positions 0..n and the store at n.
         let step = (mv as usize + stones) % (2 * n + 1);
@@ -235,20 +245,24 @@ impl Kalah {
     }
 
     /// The holes `mv` drops a stone into, in order, one per stone (a lap visits a hole
-    /// twice). Computed without playing the move, for drawing it; does not allocate.
+    /// twice); empty for a move that is not legal. Computed without playing the move, for
+    /// drawing it; does not allocate.
     pub fn sowing_path(&self, mv: Pit) -> SowingPath<'_> {
-        let start = self.hole_of(self.to_move, mv as usize);
         SowingPath {
             game: self,
             step: mv as usize,
-            left: self.ring.get(start).copied().unwrap_or(0),
+            left: self.sowable(mv),
         }
     }
 
-    /// What `mv` would do: landing, extra turn, capture, end of game. `mv` must be legal.
-    pub fn effect(&self, mv: Pit) -> MoveEffect {
+    /// What `mv` would do (landing, extra turn, capture, end of game), or `None` if it is
+    /// not a legal move here.
+    pub fn effect(&self, mv: Pit) -> Option<MoveEffect> {
+        if self.sowable(mv) == 0 {
+            return None;
+        }
         let mut copy = *self;
-        copy.sow(mv)
+        Some(copy.sow(mv))
     }
 
     /// The name of a side: South moves first.
@@ -623,6 +637,22 @@ impl Default for LinearWeights {
 /// sheets and of `OpenSpiel`'s `mancala`, so games and values compare with theirs. `true` is
 /// the rule of Irving, Donkers & Uiterwijk, "Solving Kalah" (2000), whose published tables
 /// use it; the two rules give different values (Kalah(4,3): +6 standard, +8 empty capture).
+///
+/// Every key with its default:
+///
+/// ```toml
+/// [kalah]
+/// pits = 6                 # pits per side, 1..=12
+/// stones = 4               # stones per pit at the start, 1..=20
+/// empty_capture = false    # false: standard capture; true: Irving et al.'s rule
+/// depth = 8                # engine depth when a player's own depth is 0, 1..=64
+///
+/// [kalah.linear]           # the "linear" evaluator, from the side to move
+/// store = 1.0              # per stone in the own store
+/// opponent_store = -1.0    # per stone in the opponent's store
+/// pits = [0.25]            # per stone in the own pits, from the pit next to the store;
+/// opponent_pits = [-0.25]  # 1..=12 weights, the last one repeats for the remaining pits
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct KalahOptions {
@@ -947,9 +977,11 @@ mod tests {
                     let path: Vec<Hole> = game.sowing_path(mv).collect();
                     assert_eq!(path.len(), stones as usize);
                     assert_eq!(path.last().copied(), Some(game.landing(mv)));
-                    assert_eq!(game.effect(mv).landing, game.landing(mv));
+                    assert_eq!(game.effect(mv).unwrap().landing, game.landing(mv));
                     assert!(!path.contains(&Hole::Store(Player::Second)));
                 }
+                assert_eq!(game.effect(n as Pit), None);
+                assert_eq!(game.sowing_path(n as Pit).count(), 0);
             }
         }
     }
