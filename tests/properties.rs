@@ -11,6 +11,7 @@ use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game};
 use gametree::games::dots::{Dots, DotsOptions};
+use gametree::games::kalah::{Kalah, KalahOptions};
 use gametree::games::tictactoe::TicTacToe;
 use gametree::games::{GameOptions, Playable};
 use proptest::prelude::*;
@@ -160,6 +161,16 @@ fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
     }
 }
 
+fn kalah(pits: u32, stones: u32, empty_capture: bool) -> Kalah {
+    let mut options = KalahOptions::default();
+    options.set("pits", &pits.to_string()).unwrap();
+    options.set("stones", &stones.to_string()).unwrap();
+    options
+        .set("empty_capture", &empty_capture.to_string())
+        .unwrap();
+    Kalah::new_game(&options)
+}
+
 fn dots(rows: u32, cols: u32) -> Dots {
     let mut options = DotsOptions::default();
     options.set("rows", &rows.to_string()).unwrap();
@@ -173,6 +184,21 @@ proptest! {
     #[test]
     fn tictactoe_contract(seed in any::<u64>()) {
         check_contract(TicTacToe::new(), seed);
+    }
+
+    #[test]
+    fn kalah_contract(seed in any::<u64>(), pits in 1u32..=8, stones in 1u32..=6, empty in any::<bool>()) {
+        check_contract(kalah(pits, stones, empty), seed);
+    }
+
+    #[test]
+    fn kalah_agreement(seed in any::<u64>(), pits in 1u32..=6, stones in 1u32..=4, empty in any::<bool>(), plies in 0usize..12, depth in 1u32..=4) {
+        let game = random_position(kalah(pits, stones, empty), plies, seed);
+        check_agreement(&game, &HashEval, depth);
+        for name in Kalah::EVALUATORS {
+            let eval = Kalah::evaluator(&KalahOptions::default(), name).unwrap();
+            check_agreement(&game, &eval, depth);
+        }
     }
 
     #[test]
