@@ -3,6 +3,9 @@
 //! order, candidate points, perft, exact values of small k-in-a-row boards, and random-playout
 //! properties (undo, hash, outcome contract, alpha-beta == minimax).
 
+// Helpers here are only called from tests: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
 use gametree::engine::score;
@@ -28,12 +31,10 @@ fn cell(g: &Gomoku, text: &str) -> Cell {
     g.parse_move(text).unwrap()
 }
 
-fn black_wins() -> Option<Outcome> {
-    Some(Outcome::Win {
-        winner: Player::First,
-        margin: 1,
-    })
-}
+const BLACK_WINS: Option<Outcome> = Some(Outcome::Win {
+    winner: Player::First,
+    margin: 1,
+});
 
 /// White cells far from what the tests build (rows 10 and 15 of 15x15), five apart along
 /// every line, so that they form no shape at all.
@@ -130,7 +131,7 @@ fn overline_wins_only_in_freestyle() {
         g.try_play(cell(&g, "d1")).unwrap();
         match rule {
             Rule::Freestyle => {
-                assert_eq!(g.outcome(), black_wins());
+                assert_eq!(g.outcome(), BLACK_WINS);
                 assert_eq!(g.winning_line().unwrap().len(), 6);
             }
             Rule::Standard => {
@@ -150,7 +151,7 @@ fn exactly_five_wins_under_both_rules() {
         let mut g = position(rule, &["b1", "c1", "d1", "e1"], &[], false);
         g.try_play(cell(&g, "h12")).unwrap();
         g.try_play(cell(&g, "f1")).unwrap();
-        assert_eq!(g.outcome(), black_wins(), "{rule}");
+        assert_eq!(g.outcome(), BLACK_WINS, "{rule}");
         let line: Vec<String> = g
             .winning_line()
             .unwrap()
@@ -167,7 +168,7 @@ fn standard_five_next_to_a_gap_still_wins() {
     let mut g = position(Rule::Standard, &["b1", "c1", "d1", "e1", "g1"], &[], false);
     g.try_play(cell(&g, "h12")).unwrap();
     g.try_play(cell(&g, "a1")).unwrap();
-    assert_eq!(g.outcome(), black_wins(), "a1..e1 is exactly five");
+    assert_eq!(g.outcome(), BLACK_WINS, "a1..e1 is exactly five");
 }
 
 /// Every straight segment of `connect` cells in every direction, on several boards: the
@@ -239,7 +240,7 @@ fn check_segment(
             g.try_play(white).unwrap();
         }
     }
-    assert_eq!(g.outcome(), black_wins(), "{g:?}");
+    assert_eq!(g.outcome(), BLACK_WINS, "{g:?}");
     let mut line = g.winning_line().unwrap();
     line.sort_unstable();
     let mut expected = cells.clone();
@@ -320,9 +321,11 @@ fn accessors_for_the_board_view() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 16);
     assert!(lines[0].starts_with("15 "));
-    assert!(lines[14].starts_with(" 1 (O)"), "{}", lines[14]);
-    assert!(lines[7].contains(" X "), "{}", lines[7]);
-    assert!(lines[15].trim_start().starts_with("a  b  c"));
+    assert_eq!(lines[14], " 1 (O). . . . . . . . . . . . . .");
+    assert_eq!(lines[7], " 8  . . . . . . . X . . . . . . .");
+    assert_eq!(lines[15], "    a b c d e f g h i j k l m n o");
+    g.play_line("o1").unwrap();
+    assert!(g.to_string().lines().nth(14).unwrap().ends_with(".(X)"));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -875,30 +878,28 @@ proptest! {
 #[ignore = "prints speed numbers; run with --release -- --ignored --nocapture"]
 fn report_speed() {
     use std::time::Instant;
-    let mut g = game(15, 5, Rule::Freestyle);
-    let started = Instant::now();
-    let n = perft(&mut g, 3);
-    let t = started.elapsed();
-    println!(
-        "perft 15x15 depth 3: {n} in {t:?} ({:.1} M leaves/s)",
-        n as f64 / t.as_secs_f64() / 1e6
-    );
-    let started = Instant::now();
-    let n = perft(&mut game(4, 3, Rule::Freestyle), 7);
-    let t = started.elapsed();
-    println!(
-        "perft 4x4x3 depth 7: {n} in {t:?} ({:.1} M leaves/s)",
-        n as f64 / t.as_secs_f64() / 1e6
-    );
-    // A middle-game position (20 stones around the centre).
+    for (size, connect, depth) in [(15, 5, 3), (4, 3, 7)] {
+        let started = Instant::now();
+        let leaves = perft(&mut game(size, connect, Rule::Freestyle), depth);
+        let elapsed = started.elapsed();
+        println!(
+            "perft {size}x{size}x{connect} depth {depth}: {leaves} in {elapsed:?} \
+             ({:.1} M leaves/s)",
+            leaves as f64 / elapsed.as_secs_f64() / 1e6
+        );
+    }
+    // A quiet middle-game position: 20 moves of engine self-play (depth 4, 8 candidates).
     let mut middle = game(15, 5, Rule::Freestyle);
     middle
-        .play_line("h8 i9 h9 h10 g10 i8 i10 g8 j9 f11 j8 k7 g9 f9 j10 j11 k10 l10 e7 f8")
+        .play_line("h8 g7 h6 h5 i7 g5 j6 g9 g6 i6 j7 f5 i5 k7 j8 j9 k9 l10 j4 j5")
         .unwrap();
     println!("{middle}");
-    for depth in [3, 4, 5] {
-        let s = settings(Algorithm::AlphaBeta, depth, true, 12);
-        let r = run(&middle, &GomokuEval::Patterns, &s);
+    for depth in [3, 4, 5, 6, 7, 8] {
+        let r = run(
+            &middle,
+            &GomokuEval::Patterns,
+            &settings(Algorithm::AlphaBeta, depth, true, 12),
+        );
         let secs = r.stats.elapsed.as_secs_f64();
         println!(
             "alpha-beta depth {depth}, 12 candidates: best {} value {} nodes {} in {:.3} s \

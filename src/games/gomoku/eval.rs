@@ -55,46 +55,96 @@ impl PatternCounts {
     /// The weight of the strongest combination present, from the table (five
     /// 100000 down to closed two 3).
     pub fn category(&self) -> i32 {
-        use Shape::{ClosedFour, ClosedThree, ClosedTwo, Five, OpenFour, OpenThree, OpenTwo};
-        let n = |s| self.get(s);
-        if n(Five) > 0 {
-            100_000
-        } else if n(OpenFour) > 0 || n(ClosedFour) >= 2 || (n(ClosedFour) > 0 && n(OpenThree) > 0) {
-            10_000
-        } else if n(OpenThree) >= 2 {
-            5_000
-        } else if n(ClosedThree) > 0 && n(OpenThree) > 0 {
-            1_000
-        } else if n(ClosedFour) > 0 {
-            500
-        } else if n(OpenThree) > 0 {
-            200
-        } else if n(OpenTwo) >= 2 {
-            100
-        } else if n(ClosedThree) > 0 {
-            50
-        } else if n(OpenTwo) > 0 {
-            5
-        } else if n(ClosedTwo) > 0 {
-            3
-        } else {
-            0
-        }
+        category(&self.counts)
     }
 
     /// The score of these shapes for their owner: the [`PatternCounts::category`] of the
     /// strongest combination plus every shape's own weight, so that more of a kind counts
     /// for more while one instance of each category still ranks in the table's order.
     pub fn score(&self) -> i32 {
-        const SINGLE: [i32; 8] = [0, 3, 5, 50, 200, 500, 10_000, 100_000];
-        let singles: i32 = self
-            .counts
-            .iter()
-            .zip(SINGLE)
-            .map(|(&n, w)| i32::from(n) * w)
-            .sum();
-        self.category() + singles
+        score(&self.counts)
     }
+}
+
+/// See [`PatternCounts::category`]; `const` so that [`POINT_VALUE`] is built at compile time.
+const fn category(counts: &[u16; 8]) -> i32 {
+    let [
+        _,
+        closed_two,
+        open_two,
+        closed_three,
+        open_three,
+        closed_four,
+        open_four,
+        five,
+    ] = *counts;
+    if five > 0 {
+        100_000
+    } else if open_four > 0 || closed_four >= 2 || (closed_four > 0 && open_three > 0) {
+        10_000
+    } else if open_three >= 2 {
+        5_000
+    } else if closed_three > 0 && open_three > 0 {
+        1_000
+    } else if closed_four > 0 {
+        500
+    } else if open_three > 0 {
+        200
+    } else if open_two >= 2 {
+        100
+    } else if closed_three > 0 {
+        50
+    } else if open_two > 0 {
+        5
+    } else if closed_two > 0 {
+        3
+    } else {
+        0
+    }
+}
+
+/// See [`PatternCounts::score`].
+const fn score(counts: &[u16; 8]) -> i32 {
+    const SINGLE: [i32; 8] = [0, 3, 5, 50, 200, 500, 10_000, 100_000];
+    let mut singles = 0;
+    let mut i = 0;
+    while i < 8 {
+        singles += counts[i] as i32 * SINGLE[i];
+        i += 1;
+    }
+    category(counts) + singles
+}
+
+/// The four directional shapes of a point packed in 3-bit fields (`shape << 3 * direction`).
+type PointKey = usize;
+
+/// The score of every combination of four directional shapes at one point, by the same
+/// table as the board ([`PatternCounts::score`]), indexed by a [`PointKey`].
+static POINT_VALUE: [i32; 1 << 12] = point_values();
+
+const fn point_values() -> [i32; 1 << 12] {
+    let mut table = [0; 1 << 12];
+    let mut key = 0;
+    while key < table.len() {
+        let mut counts = [0u16; 8];
+        let mut d = 0;
+        while d < 4 {
+            let shape = (key >> (3 * d)) & 7;
+            if shape != Shape::None as usize {
+                counts[shape] += 1;
+            }
+            d += 1;
+        }
+        table[key] = score(&counts);
+        key += 1;
+    }
+    table
+}
+
+/// True when one of the four shapes of a [`PointKey`] is a five (all three bits set).
+#[inline]
+fn has_five(key: PointKey) -> bool {
+    key & (key >> 1) & (key >> 2) & 0o1111 != 0
 }
 
 impl Gomoku {
@@ -116,25 +166,13 @@ impl Gomoku {
         for (shape, (index, pos)) in shapes.iter_mut().zip(self.lines_through(row, col)) {
             let line = &self.lines[index];
             let len = u32::from(line.len);
-            if len < self.table.connect() {
-                continue;
+            if len >= self.table.connect() {
+                let (own, blocked) = self.table.pad(line.stones[p], line.stones[1 - p], len);
+                *shape = self.table.shape_if_placed(own, blocked, pos);
             }
-            let (own, blocked) =
-                self.table
-                    .pad(line.stones[p] | (1 << pos), line.stones[1 - p], len);
-            *shape = self.table.shape_at(own, blocked, pos);
         }
         shapes
     }
-}
-
-/// The value of the four directional shapes a stone at one point makes, by the same table.
-fn point_value(shapes: [Shape; 4]) -> i32 {
-    let mut counts = PatternCounts::default();
-    for shape in shapes {
-        counts.add(shape);
-    }
-    counts.score()
 }
 
 /// Gomoku's evaluators.
@@ -205,7 +243,22 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
         *spread = (occupied | occupied << 1 | occupied << 2 | occupied >> 1 | occupied >> 2) & full;
     }
     let me = game.to_move().index();
-    let mut ranked = [(0i32, 0 as Cell); super::MAX_CELLS];
+    // Every line padded once for both players, rather than once per point and direction.
+    let k = game.table.connect();
+    let mut padded = [[(0u64, 0u64); 2]; super::MAX_LINES];
+    for (line, padded) in game.lines.iter().zip(&mut padded).take(6 * n - 2) {
+        let len = u32::from(line.len);
+        if len >= k {
+            let [black, white] = line.stones;
+            *padded = [
+                game.table.pad(black, white, len),
+                game.table.pad(white, black, len),
+            ];
+        }
+    }
+    // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
+    // equal values fall back to cell order, so the result is reproducible.
+    let mut ranked = [0u64; super::MAX_CELLS];
     let mut count = 0;
     let (mut wins, mut blocks) = (false, false);
     for row in 0..n {
@@ -216,39 +269,53 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
         while todo != 0 {
             let col = todo.trailing_zeros() as usize;
             todo &= todo - 1;
-            let attack = game.shapes_at(row, col, me);
-            let defence = game.shapes_at(row, col, 1 - me);
-            let cell = (row * n + col) as Cell;
+            let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
+            for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
+                if u32::from(game.lines[index].len) >= k {
+                    let [mine, theirs] = [padded[index][me], padded[index][1 - me]];
+                    let table = &game.table;
+                    attack |= (table.shape_if_placed(mine.0, mine.1, pos) as usize) << (3 * d);
+                    defence |= (table.shape_if_placed(theirs.0, theirs.1, pos) as usize) << (3 * d);
+                }
+            }
             // Wins first, then blocks; among the rest attack plus defence.
-            let key = if attack.contains(&Shape::Five) {
+            let value = if has_five(attack) {
                 wins = true;
-                i32::MAX
-            } else if defence.contains(&Shape::Five) {
+                u32::MAX
+            } else if has_five(defence) {
                 blocks = true;
-                i32::MAX - 1
+                u32::MAX - 1
             } else {
-                point_value(attack) + point_value(defence)
+                (POINT_VALUE[attack] + POINT_VALUE[defence]) as u32
             };
-            ranked[count] = (key, cell);
+            ranked[count] = u64::from(u32::MAX - value) << 16 | (row * n + col) as u64;
             count += 1;
         }
     }
     let ranked = &mut ranked[..count];
-    // Best first; equal keys by cell, so the order is reproducible.
-    ranked.sort_unstable_by_key(|&(key, cell)| (std::cmp::Reverse(key), cell));
-    let forced = if wins {
-        i32::MAX
-    } else if blocks {
-        i32::MAX - 1
+    let keep = if wins || blocks {
+        count
     } else {
-        i32::MIN
+        limit.min(count)
+    };
+    if keep > 0 && keep < count {
+        ranked.select_nth_unstable(keep - 1);
+    }
+    let ranked = &mut ranked[..keep];
+    ranked.sort_unstable();
+    let forced = if wins {
+        0
+    } else if blocks {
+        1
+    } else {
+        u32::MAX
     };
     out.extend(
         ranked
             .iter()
-            .take_while(|&&(key, _)| key >= forced)
+            .take_while(|&&key| (key >> 16) as u32 <= forced)
             .take(limit)
-            .map(|&(_, cell)| cell),
+            .map(|&key| key as Cell),
     );
     if out.is_empty() {
         // Cannot happen while an empty cell exists (one always touches a stone), but never

@@ -485,24 +485,36 @@ impl Game for Gomoku {
 
 impl fmt::Display for Gomoku {
     /// The board with row 1 at the bottom: `X` Black, `O` White, `.` empty, and the last
-    /// move in parentheses.
+    /// move in parentheses, e.g. ` 8  . X(O). .`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.size();
         for row in (0..n).rev() {
             write!(f, "{:>2} ", row + 1)?;
+            let mut after_last = false;
             for col in 0..n {
-                let mark = self.stone(row, col).map_or('.', Self::mark);
-                if self.last == self.cell(row, col) {
-                    write!(f, "({mark})")?;
+                let is_last = self.last == self.cell(row, col);
+                let separator = if is_last {
+                    '('
+                } else if after_last {
+                    ')'
                 } else {
-                    write!(f, " {mark} ")?;
-                }
+                    ' '
+                };
+                write!(
+                    f,
+                    "{separator}{}",
+                    self.stone(row, col).map_or('.', Self::mark)
+                )?;
+                after_last = is_last;
+            }
+            if after_last {
+                write!(f, ")")?;
             }
             writeln!(f)?;
         }
         write!(f, "   ")?;
         for col in 0..n {
-            write!(f, " {} ", char::from(b'a' + col as u8))?;
+            write!(f, " {}", char::from(b'a' + col as u8))?;
         }
         writeln!(f)
     }

@@ -162,6 +162,26 @@ impl ShapeTable {
         (u64::from(own) << self.k, blocked)
     }
 
+    /// The shape a stone of the owner of the padded line (from [`ShapeTable::pad`]) makes at
+    /// the empty cell `pos`.
+    #[inline]
+    pub fn shape_if_placed(&self, own: u64, blocked: u64, pos: u32) -> Shape {
+        if self.is_lone(own, pos) {
+            return Shape::None;
+        }
+        self.shape_at(own | 1 << (pos + self.k), blocked, pos)
+    }
+
+    /// True when a stone at `pos` would have no own stone within k-1 along the line, and a
+    /// lone stone is no shape at all (connect >= 5: one stone is not yet a two). Skipping the
+    /// table there is most of the saving in candidate ranking.
+    #[inline]
+    fn is_lone(&self, own: u64, pos: u32) -> bool {
+        let k = self.k;
+        let near = (((1u64 << (2 * k - 1)) - 1) << 1) & !(1u64 << k);
+        k >= 5 && (own >> pos) & near == 0
+    }
+
     /// The shape through cell `pos` of a padded line (from [`ShapeTable::pad`]), whose own
     /// mask must have `pos` set (a stone there, or one about to be played).
     #[inline]
@@ -208,7 +228,9 @@ impl ShapeTable {
                     best = Shape::None;
                 }
             }
-            best = best.max(self.shape_at(own_padded, blocked, pos));
+            if !self.is_lone(own_padded, pos) {
+                best = best.max(self.shape_at(own_padded, blocked, pos));
+            }
             previous = Some(pos);
         }
         counts + count_lane(best)
