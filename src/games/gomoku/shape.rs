@@ -3,15 +3,17 @@
 //! knows nothing of boards, players or the search.
 //!
 //! A shape is classified by a small exhaustive look-ahead along the line (see [`Shape`]) and
-//! memoised in a table per `(connect, rule)`, indexed by the cells within k of the point
+//! memoised in a table per `(connect, rule)`, indexed by the cells within k-1 of the point
+//! (k under the standard rule, which must see a run's neighbours to refuse overlines)
 //! written as base-3 digits (own / empty / blocked), so each distinct neighbourhood is
 //! classified once per process.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// The largest `connect` offered. Its memo table has 3^(2k) = 4.8 million one-byte entries;
-/// k-in-a-row with k >= 8 is a known draw on every board (Zetters 1980), so nothing is lost.
+/// The largest `connect` offered. Its memo table has up to 3^(2k) = 4.8 million one-byte
+/// entries; k-in-a-row with k >= 8 is a known draw on every board (Zetters 1980), so nothing
+/// is lost.
 pub const MAX_CONNECT: usize = 7;
 
 /// What a player's stones along one line through a point can still become, weakest first.
@@ -104,6 +106,12 @@ static MEMOS: [[OnceLock<Box<[AtomicU8]>>; 2]; MAX_CONNECT + 1] =
 pub struct ShapeTable {
     k: u32,
     exact: bool,
+    /// Cells read on each side of the point: k-1, or k under the standard rule.
+    r: u32,
+    /// The 2r+1 cells of a neighbourhood, centre at bit r.
+    window: u64,
+    /// Cells within k-1 of the centre: the only ones a five through it can use.
+    near: u64,
     memo: &'static [AtomicU8],
 }
 
@@ -135,15 +143,19 @@ impl ShapeTable {
             (2..=MAX_CONNECT).contains(&connect),
             "connect {connect} out of range"
         );
-        let entries = 3usize.pow(2 * connect as u32);
+        let k = connect as u32;
+        let r = if exact { k } else { k - 1 };
         let memo = MEMOS[connect][usize::from(exact)].get_or_init(|| {
             std::iter::repeat_with(|| AtomicU8::new(0))
-                .take(entries)
+                .take(3usize.pow(2 * r))
                 .collect()
         });
         Self {
-            k: connect as u32,
+            k,
             exact,
+            r,
+            window: (1u64 << (2 * r + 1)) - 1,
+            near: ((1u64 << (2 * k - 1)) - 1) << (r + 1 - k),
             memo,
         }
     }
@@ -154,12 +166,13 @@ impl ShapeTable {
     }
 
     /// A line's stones in the padded form [`ShapeTable::shape_at`] reads: cell i at bit
-    /// i + k, and the blocked mask (opponent stones, and everything off the line) beside it.
+    /// i + r (r = k-1, or k under the standard rule), and the blocked mask (opponent stones,
+    /// and everything off the line) beside it.
     #[inline]
     pub fn pad(&self, own: u32, opponent: u32, len: u32) -> (u64, u64) {
         let off_line = !0u64 << len;
-        let blocked = (u64::from(opponent) | off_line) << self.k | ((1u64 << self.k) - 1);
-        (u64::from(own) << self.k, blocked)
+        let blocked = (u64::from(opponent) | off_line) << self.r | ((1u64 << self.r) - 1);
+        (u64::from(own) << self.r, blocked)
     }
 
     /// The shape a stone of the owner of the padded line (from [`ShapeTable::pad`]) makes at
@@ -169,7 +182,7 @@ impl ShapeTable {
         if self.is_lone(own, pos) {
             return Shape::None;
         }
-        self.shape_at(own | 1 << (pos + self.k), blocked, pos)
+        self.shape_at(own | 1 << (pos + self.r), blocked, pos)
     }
 
     /// True when a stone at `pos` would have no own stone within k-1 along the line, and a
@@ -177,30 +190,27 @@ impl ShapeTable {
     /// table there is most of the saving in candidate ranking.
     #[inline]
     fn is_lone(&self, own: u64, pos: u32) -> bool {
-        let k = self.k;
-        let near = (((1u64 << (2 * k - 1)) - 1) << 1) & !(1u64 << k);
-        k >= 5 && (own >> pos) & near == 0
+        self.k >= 5 && (own >> pos) & self.near & !(1u64 << self.r) == 0
     }
 
     /// The shape through cell `pos` of a padded line (from [`ShapeTable::pad`]), whose own
     /// mask must have `pos` set (a stone there, or one about to be played).
     #[inline]
     pub fn shape_at(&self, own: u64, blocked: u64, pos: u32) -> Shape {
-        let k = self.k;
-        let window = (1u64 << (2 * k + 1)) - 1;
-        let own = (own >> pos) & window;
-        let blocked = (blocked >> pos) & window;
-        debug_assert!(own & (1 << k) != 0 && blocked & (1 << k) == 0);
-        // Remove the centre (always own) so 2k cells index the table.
-        let low = (1u64 << k) - 1;
-        let own_key = (own & low) | ((own >> (k + 1)) << k);
-        let blocked_key = (blocked & low) | ((blocked >> (k + 1)) << k);
+        let r = self.r;
+        let own = (own >> pos) & self.window;
+        let blocked = (blocked >> pos) & self.window;
+        debug_assert!(own & (1 << r) != 0 && blocked & (1 << r) == 0);
+        // Remove the centre (always own) so 2r cells index the table.
+        let low = (1u64 << r) - 1;
+        let own_key = (own & low) | ((own >> (r + 1)) << r);
+        let blocked_key = (blocked & low) | ((blocked >> (r + 1)) << r);
         let index = (TERNARY[own_key as usize] + 2 * TERNARY[blocked_key as usize]) as usize;
         let cached = self.memo[index].load(Ordering::Relaxed);
         if cached != 0 {
             return Shape::ALL[usize::from(cached - 1)];
         }
-        let shape = self.classify(own, !blocked & window & !own);
+        let shape = self.classify(own, !blocked & self.window & !own);
         self.memo[index].store(shape as u8 + 1, Ordering::Relaxed);
         shape
     }
@@ -238,8 +248,8 @@ impl ShapeTable {
 
     /// Length of the run of own stones through the centre of a window.
     fn run(&self, own: u64) -> u32 {
-        let k = self.k;
-        (own >> (k + 1)).trailing_ones() + (own << (64 - k)).leading_ones() + 1
+        let r = self.r;
+        (own >> (r + 1)).trailing_ones() + (own << (64 - r)).leading_ones() + 1
     }
 
     fn is_five(&self, own: u64) -> bool {
@@ -249,11 +259,6 @@ impl ShapeTable {
         } else {
             run >= self.k
         }
-    }
-
-    /// Cells within k-1 of the centre: the only ones a five through the centre can use.
-    fn near(&self) -> u64 {
-        ((1u64 << (2 * self.k - 1)) - 1) << 1
     }
 
     /// Five, open/closed four, or `None`.
@@ -266,7 +271,7 @@ impl ShapeTable {
             return Shape::None;
         }
         let mut completions = 0;
-        let mut rest = empty & self.near();
+        let mut rest = empty & self.near;
         while rest != 0 {
             let bit = rest & rest.wrapping_neg();
             rest ^= bit;
@@ -291,7 +296,7 @@ impl ShapeTable {
             return four;
         }
         let mut best = Shape::None;
-        let mut rest = empty & self.near();
+        let mut rest = empty & self.near;
         while rest != 0 {
             let bit = rest & rest.wrapping_neg();
             rest ^= bit;
@@ -311,7 +316,7 @@ impl ShapeTable {
             return three;
         }
         let mut best = Shape::None;
-        let mut rest = empty & self.near();
+        let mut rest = empty & self.near;
         while rest != 0 {
             let bit = rest & rest.wrapping_neg();
             rest ^= bit;
