@@ -13,7 +13,7 @@ use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::gomoku::eval::{FACING_OPEN_FOUR, FOUR_TO_MOVE};
-use gametree::games::gomoku::shape::Shape;
+use gametree::games::gomoku::shape::{Shape, ShapeTable};
 use gametree::games::gomoku::{Cell, Gomoku, GomokuEval, GomokuOptions, Rule};
 use gametree::games::{GameOptions, Playable};
 use proptest::prelude::*;
@@ -757,6 +757,121 @@ fn random_game(size: usize, connect: usize, standard: bool, seed: u64, moves: us
 
 fn board_strategy() -> impl Strategy<Value = (usize, usize, bool)> {
     (3usize..=6).prop_flat_map(|size| (Just(size), 2usize..=size.min(5), any::<bool>()))
+}
+
+/// A cell of a line in the naive shape oracle.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Point {
+    Own,
+    Empty,
+    Blocked,
+}
+
+/// The shape through `pos` by the definitions in `shape::Shape`, on a plain array, trying
+/// every empty cell of the line: an oracle independent of the bit masks, the neighbourhood
+/// radius and the memo.
+fn naive_shape(line: &mut [Point], pos: usize, k: usize, exact: bool) -> Shape {
+    fn run(line: &[Point], pos: usize) -> usize {
+        let up = line[pos + 1..]
+            .iter()
+            .take_while(|&&p| p == Point::Own)
+            .count();
+        let down = line[..pos]
+            .iter()
+            .rev()
+            .take_while(|&&p| p == Point::Own)
+            .count();
+        up + down + 1
+    }
+    fn five(line: &[Point], pos: usize, k: usize, exact: bool) -> bool {
+        let n = run(line, pos);
+        if exact { n == k } else { n >= k }
+    }
+    /// `shape` of `line` with each empty cell filled in turn.
+    fn each_empty(line: &mut [Point], mut shape: impl FnMut(&mut [Point]) -> Shape) -> Vec<Shape> {
+        let mut shapes = Vec::new();
+        for e in 0..line.len() {
+            if line[e] == Point::Empty {
+                line[e] = Point::Own;
+                shapes.push(shape(line));
+                line[e] = Point::Empty;
+            }
+        }
+        shapes
+    }
+    fn four(line: &mut [Point], pos: usize, k: usize, exact: bool) -> Shape {
+        if five(line, pos, k, exact) {
+            return Shape::Five;
+        }
+        if exact && run(line, pos) > k {
+            return Shape::None;
+        }
+        let completions = each_empty(line, |l| {
+            if five(l, pos, k, exact) {
+                Shape::Five
+            } else {
+                Shape::None
+            }
+        });
+        match completions.iter().filter(|&&s| s == Shape::Five).count() {
+            0 => Shape::None,
+            1 => Shape::ClosedFour,
+            _ => Shape::OpenFour,
+        }
+    }
+    fn three(line: &mut [Point], pos: usize, k: usize, exact: bool) -> Shape {
+        let shape = four(line, pos, k, exact);
+        if shape != Shape::None {
+            return shape;
+        }
+        let next = each_empty(line, |l| four(l, pos, k, exact));
+        if next.contains(&Shape::OpenFour) {
+            Shape::OpenThree
+        } else if next.contains(&Shape::ClosedFour) {
+            Shape::ClosedThree
+        } else {
+            Shape::None
+        }
+    }
+    let shape = three(line, pos, k, exact);
+    if shape != Shape::None {
+        return shape;
+    }
+    let next = each_empty(line, |l| three(l, pos, k, exact));
+    if next.contains(&Shape::OpenThree) {
+        Shape::OpenTwo
+    } else if next.contains(&Shape::ClosedThree) {
+        Shape::ClosedTwo
+    } else {
+        Shape::None
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn shapes_match_a_naive_oracle(
+        cells in proptest::collection::vec(0u8..3, 1..=19),
+        k in 2usize..=7,
+        exact in any::<bool>(),
+        pick in any::<usize>(),
+    ) {
+        let mut line: Vec<Point> = cells
+            .iter()
+            .map(|&c| [Point::Own, Point::Empty, Point::Blocked][usize::from(c)])
+            .collect();
+        let pos = pick % line.len();
+        line[pos] = Point::Own;
+        let table = ShapeTable::new(k, exact);
+        let bits = |p: Point| {
+            line.iter().enumerate().filter(|&(_, &c)| c == p).fold(0u32, |m, (i, _)| m | 1 << i)
+        };
+        let (own, blocked) = table.pad(bits(Point::Own), bits(Point::Blocked), line.len() as u32);
+        let fast = table.shape_at(own, blocked, pos as u32);
+        let expected = naive_shape(&mut line, pos, k, exact);
+        prop_assert_eq!(fast, expected, "{:?} at {} k {} exact {}", line, pos, k, exact);
+    }
 }
 
 proptest! {
