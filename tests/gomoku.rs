@@ -662,6 +662,26 @@ fn search_takes_the_win_and_blocks_the_four() {
     assert_eq!(r.best, Some(cell(&block, "f1")));
 }
 
+#[test]
+fn search_stops_an_open_three() {
+    // White's d6 e6 f6 is open; Black (to move, nothing of its own) must take c6 or g6: after
+    // any other move White makes an open four, which depth 4 sees through to the five.
+    let g = position(
+        Rule::Freestyle,
+        &["a15", "f15", "k15"],
+        &["d6", "e6", "f6"],
+        true,
+    );
+    let r = run(
+        &g,
+        &GomokuEval::Patterns,
+        &settings(Algorithm::AlphaBeta, 4, true, 12),
+    );
+    let best = g.format_move(r.best.unwrap());
+    assert!(best == "c6" || best == "g6", "{best}");
+    assert!(!score::is_decisive(r.value));
+}
+
 // ---------------------------------------------------------------------------------------
 // Perft and exact values
 
