@@ -606,6 +606,15 @@ fn candidates_are_near_stones_and_ranked() {
         assert!(g.at(c).is_none());
         assert!((5..=10).contains(&r) && (5..=10).contains(&col));
     }
+    assert_eq!(
+        g.shapes_if_played(cell(&g, "j8"), Player::First),
+        [Shape::OpenThree, Shape::None, Shape::None, Shape::None]
+    );
+    assert_eq!(
+        g.shapes_if_played(cell(&g, "h8"), Player::First),
+        [Shape::None; 4]
+    );
+    assert_eq!(g.shapes_if_played(999, Player::First), [Shape::None; 4]);
     let mut top = Vec::new();
     g.candidate_moves(&mut top, 5);
     assert_eq!(top, out[..5]);
@@ -1012,7 +1021,7 @@ proptest! {
 #[ignore = "prints speed numbers; run with --release -- --ignored --nocapture"]
 fn report_speed() {
     use std::time::Instant;
-    for (size, connect, depth) in [(15, 5, 3), (4, 3, 7)] {
+    for (size, connect, depth) in [(15, 5, 3), (15, 5, 4), (4, 3, 7)] {
         let started = Instant::now();
         let leaves = perft(&mut game(size, connect, Rule::Freestyle), depth);
         let elapsed = started.elapsed();

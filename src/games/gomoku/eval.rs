@@ -154,9 +154,14 @@ impl Gomoku {
         PatternCounts::from_lanes(self.totals[player.index()])
     }
 
-    /// The shapes `player` would make in the four directions by playing the empty `cell`.
+    /// The shapes `player` would make by playing `cell`, in the directions row, column,
+    /// diagonal (up-right) and anti-diagonal (up-left); all [`Shape::None`] when the cell is
+    /// taken or off the board.
     pub fn shapes_if_played(&self, cell: Cell, player: Player) -> [Shape; 4] {
         let (row, col) = self.row_col(cell);
+        if row >= self.size() || self.stone(row, col).is_some() {
+            return [Shape::None; 4];
+        }
         self.shapes_at(row, col, player.index())
     }
 
