@@ -156,7 +156,9 @@ pub fn format_elo(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{elo:+.0}")
+        // Adding 0.0 turns a rounded -0 into +0.
+        let rounded = elo.round() + 0.0;
+        format!("{rounded:+.0}")
     }
 }
 
@@ -335,6 +337,7 @@ mod tests {
         assert!(close(draws.elo, 0.0, 1e-12) && close(draws.margin, 0.0, 1e-12));
         assert_eq!(format_elo(sweep.elo), "+inf");
         assert_eq!(format_elo(-42.4), "-42");
+        assert_eq!(format_elo(-0.3), "+0");
         assert_eq!(format_margin(68.46), "± 68");
         assert_eq!(format_margin(f64::INFINITY), "± inf");
     }

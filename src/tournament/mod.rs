@@ -270,7 +270,7 @@ pub fn run_games<G: Playable>(
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games.len() || halt.is_raised() {
+                    if i >= games.len() || halt.is_raised() || interrupt.is_raised() {
                         break;
                     }
                     let result = play_game(tournament, &games[i], halt);
@@ -284,9 +284,15 @@ pub fn run_games<G: Playable>(
         let mut pending: BTreeMap<usize, Option<GameRecord>> = BTreeMap::new();
         let mut delivered = 0;
         let mut accepting = true;
+        let mut received = 0;
         loop {
+            if interrupt.is_raised() && !halt.is_raised() {
+                interrupted = true;
+                halt.raise();
+            }
             match rx.recv_timeout(Duration::from_millis(50)) {
                 Ok((i, Ok(record))) => {
+                    received += 1;
                     pending.insert(i, record);
                 }
                 Ok((_, Err(e))) => {
@@ -295,10 +301,6 @@ pub fn run_games<G: Playable>(
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            if interrupt.is_raised() && !halt.is_raised() {
-                interrupted = true;
-                halt.raise();
             }
             // Hand over the games that are next in schedule order.
             while accepting {
@@ -314,6 +316,10 @@ pub fn run_games<G: Playable>(
                     records.push(record);
                 }
             }
+        }
+        // Workers that saw the interrupt first may have quit before this loop did.
+        if accepting && error.is_none() && received < games.len() && interrupt.is_raised() {
+            interrupted = true;
         }
         // Interrupted: the games finished out of order are still worth counting.
         if accepting && interrupted {
