@@ -153,8 +153,7 @@ fn refusal(text: &str) -> String {
         Err(e) => e.to_string(),
         Ok(spec) => spec
             .resolve::<TicTacToe>(&Config::builtin().unwrap())
-            .map(|_| "accepted".to_string())
-            .unwrap_or_else(|e| e.to_string()),
+            .map_or_else(|e| e.to_string(), |_| "accepted".to_string()),
     }
 }
 
