@@ -375,8 +375,15 @@ fn engines<G: Playable>(
 fn outcome_text<G: Playable>(game: &G) -> String {
     match game.outcome() {
         Some(crate::engine::Outcome::Win { winner, margin }) => match G::SCORING {
-            crate::engine::Scoring::Margin => format!("{winner} player wins by {margin}"),
-            crate::engine::Scoring::WinLoss => format!("{winner} player wins"),
+            crate::engine::Scoring::Margin => {
+                format!(
+                    "{} ({winner} player) wins by {margin}",
+                    G::side_name(winner)
+                )
+            }
+            crate::engine::Scoring::WinLoss => {
+                format!("{} ({winner} player) wins", G::side_name(winner))
+            }
         },
         Some(crate::engine::Outcome::Draw) => "draw".to_string(),
         None => "unfinished".to_string(),
@@ -417,7 +424,8 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
         } else {
             writeln!(
                 out,
-                "{ply:>3}. {mover:<6} {notation:<8} value {:>10}  depth {:>2}  nodes {:>12}  {:>9.1} ms",
+                "{ply:>3}. {:<6} {notation:<8} value {:>10}  depth {:>2}  nodes {:>12}  {:>9.1} ms",
+                G::side_name(mover),
                 score::format::<G>(result.value),
                 result.stats.depth,
                 group_digits(result.stats.nodes),
@@ -628,9 +636,18 @@ fn write_tree_text<G: Playable>(
 }
 
 /// `gametree play GAME --text`: line mode at the prompt.
-pub fn play_text<G: Playable>(config: &Config) -> Result<()> {
+pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()> {
     let options = config.game_options::<G>()?;
     let mut session = Session::<G>::new(options.clone());
+    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        let mv = session
+            .current()
+            .parse_move(text)
+            .with_context(|| format!("--moves: move {} ({text})", i + 1))?;
+        session
+            .play(mv, None)
+            .with_context(|| format!("--moves: move {} ({text})", i + 1))?;
+    }
     let kinds = [config.players.first.kind, config.players.second.kind];
     let is_human = |p: Player| kinds[p.index()] == PlayerKind::Human;
     let mut players = engines::<G>(config, &options, &EngineFlags::default())?;
@@ -655,7 +672,8 @@ pub fn play_text<G: Playable>(config: &Config) -> Result<()> {
                 bail!("the engine found no move")
             };
             println!(
-                "{mover} plays {}  (value {}, {} nodes, {:.1} ms)\n",
+                "{} plays {}  (value {}, {} nodes, {:.1} ms)\n",
+                G::side_name(mover),
                 game.format_move(mv),
                 score::format::<G>(result.value),
                 group_digits(result.stats.nodes),
@@ -664,7 +682,7 @@ pub fn play_text<G: Playable>(config: &Config) -> Result<()> {
             session.play(mv, Some(result.value))?;
             continue;
         }
-        print!("{mover} to move> ");
+        print!("{} to move> ", G::side_name(mover));
         std::io::stdout().flush()?;
         let Some(line) = lines.next() else {
             return Ok(());
@@ -721,7 +739,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 if !args.text {
                     bail!("the full-screen program is not built yet: add --text for line mode");
                 }
-                play_text::<G>(&config)
+                play_text::<G>(&config, args.game_flags.moves.as_deref())
             })
         }
         Some(Command::Selfplay(args)) => {
