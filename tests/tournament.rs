@@ -374,3 +374,176 @@ fn the_command_prints_standings_writes_games_and_repeats() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("which game?"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+mod kalah {
+    use super::*;
+    use gametree::games::kalah::{Kalah, KalahOptions, LinearWeights};
+    use gametree::tournament::tune::{ClimbSettings, Sprt, TuneSettings, WeightSpace, tune};
+
+    const STRENGTH: &str = r#"
+game = "kalah"
+games = 10
+seed = 2024
+[openings]
+random_plies = 2
+[[entrant]]
+name = "depth-1"
+depth = 1
+[[entrant]]
+name = "depth-6"
+depth = 6
+"#;
+
+    #[test]
+    fn depth_6_scores_well_above_depth_1() {
+        let spec = TournamentSpec::parse(STRENGTH, "strength.toml", None).unwrap();
+        let t = spec.resolve::<Kalah>(&Config::builtin().unwrap()).unwrap();
+        let games = schedule(2, t.games_per_side);
+        let run = run_games(&t, &games, 0, &StopFlag::new(), |_| true).unwrap();
+        assert_eq!(run.records.len(), 20);
+        let mut s = Standings::new(vec!["depth-1".into(), "depth-6".into()]);
+        for r in &run.records {
+            // Every game legal to the end, with the recorded margin.
+            let mut game = Kalah::new(6, 4);
+            game.play_line(&r.moves.join(" ")).unwrap();
+            assert_eq!(game.outcome(), Some(r.outcome));
+            s.record(r);
+        }
+        let deep = s.matrix[1][0];
+        assert!(deep.points() >= 16.0, "depth 6 against depth 1: {deep:?}");
+    }
+
+    fn tiny_settings() -> TuneSettings {
+        TuneSettings {
+            depth: 2,
+            seed: 5,
+            random_plies: 2,
+            jobs: 2,
+            final_games: 0,
+            climb: ClimbSettings {
+                step: 1.0,
+                min_step: 0.5,
+                max_candidates: 4,
+                max_games: 400,
+                max_match_games: 60,
+                sprt: Sprt {
+                    elo1: 50.0,
+                    ..Sprt::default()
+                },
+            },
+            ..TuneSettings::default()
+        }
+    }
+
+    #[test]
+    fn the_tuner_on_a_tiny_budget_returns_valid_weights_and_accepts_only_winners() {
+        // Start from weights that see nothing (every position is worth 0): a candidate
+        // that counts the store wins its match, and must be the only kind accepted.
+        let options = KalahOptions {
+            linear: LinearWeights {
+                store: 0.0,
+                opponent_store: 0.0,
+                pits: vec![0.0],
+                opponent_pits: vec![0.0],
+            },
+            ..KalahOptions::default()
+        };
+        let settings = tiny_settings();
+        let mut heard = 0;
+        let (space, outcome) = tune::<Kalah>(
+            &options,
+            &settings,
+            &StopFlag::new(),
+            &mut |_, _| heard += 1,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(heard, outcome.candidates.len());
+        assert!(!outcome.candidates.is_empty() && outcome.candidates.len() <= 4);
+        let names: Vec<String> = space.weights.iter().map(|w| w.name()).collect();
+        assert_eq!(
+            names,
+            ["store", "opponent_store", "pits[0]", "opponent_pits[0]"]
+        );
+        let mut best = outcome.start.clone();
+        for c in &outcome.candidates {
+            assert!(c.tally.games() <= 60, "{c:?}");
+            if c.accepted {
+                assert!(c.tally.points() > f64::from(c.tally.games()) / 2.0, "{c:?}");
+                best.clone_from(&c.values);
+            }
+        }
+        assert_eq!(outcome.best, best);
+        assert!(
+            outcome.candidates.iter().any(|c| c.accepted),
+            "counting the store should beat seeing nothing: {:?}",
+            outcome.candidates
+        );
+        // The result is a valid weight set, and its snippet is a valid config.
+        let tuned = space.options::<Kalah>(&outcome.best).unwrap();
+        assert!(tuned.linear.store.is_finite());
+        let config = Config::parse(&space.snippet(&outcome.best), "snippet").unwrap();
+        assert_eq!(config.game_options::<Kalah>().unwrap().linear, tuned.linear);
+        // Same seed, same settings: the same climb.
+        let (_, again) = tune::<Kalah>(
+            &options,
+            &settings,
+            &StopFlag::new(),
+            &mut |_, _| {},
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(again.candidates, outcome.candidates);
+    }
+
+    #[test]
+    fn lists_expand_to_one_weight_per_pit() {
+        let (space, values) =
+            WeightSpace::from_options::<Kalah>(&KalahOptions::default(), "linear", 6).unwrap();
+        assert_eq!(space.weights.len(), 14);
+        assert_eq!(values[2..8], [0.25; 6]);
+        let snippet = space.snippet(&values);
+        assert!(
+            snippet.starts_with("[kalah.linear]\nstore = 1.0\n"),
+            "{snippet}"
+        );
+        assert!(snippet.contains("pits = [0.25, 0.25, 0.25, 0.25, 0.25, 0.25]"));
+        let e = WeightSpace::from_options::<Kalah>(&KalahOptions::default(), "store", 0)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no [kalah.store] table"), "{e}");
+    }
+
+    #[test]
+    fn the_tune_command_writes_a_snippet_that_config_accepts() {
+        let dir = std::env::temp_dir().join(format!("gametree-tune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("tuned.toml");
+        let o = gametree(&[
+            "tune",
+            "kalah",
+            "--depth",
+            "1",
+            "--candidates",
+            "2",
+            "--match-games",
+            "20",
+            "--final-games",
+            "2",
+            "--jobs",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains("tuned vs store:"), "{text}");
+        let snippet = std::fs::read_to_string(&out).unwrap();
+        assert!(snippet.contains("[kalah.linear]"), "{snippet}");
+        Config::parse(&snippet, "tuned.toml").unwrap();
+        let o = gametree(&["tune", "kalah", "--evaluator", "store"]);
+        assert!(!o.status.success());
+        assert!(String::from_utf8_lossy(&o.stderr).contains("has no weights"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -92,16 +92,17 @@ impl WeightSpace {
                 format!("has no weights: the {game} options have no [{key}] table"),
             ));
         };
-        let mut weights = Vec::new();
-        let mut values = Vec::new();
+        let mut pairs = Vec::new();
         for (name, value) in table {
             match value {
                 toml::Value::Float(x) => {
-                    weights.push(Weight {
-                        key: name.clone(),
-                        index: None,
-                    });
-                    values.push(*x);
+                    pairs.push((
+                        Weight {
+                            key: name.clone(),
+                            index: None,
+                        },
+                        *x,
+                    ));
                 }
                 toml::Value::Array(items) => {
                     let mut list: Vec<f64> =
@@ -113,16 +114,31 @@ impl WeightSpace {
                         list.resize(list.len().max(expand), last);
                     }
                     for (i, x) in list.into_iter().enumerate() {
-                        weights.push(Weight {
-                            key: name.clone(),
-                            index: Some(i),
-                        });
-                        values.push(x);
+                        pairs.push((
+                            Weight {
+                                key: name.clone(),
+                                index: Some(i),
+                            },
+                            x,
+                        ));
                     }
                 }
                 _ => {}
             }
         }
+        // Tune (and write) the weights in the order the game lists its options, not the
+        // alphabetical order of the TOML table.
+        let menu: Vec<String> = options
+            .entries()
+            .into_iter()
+            .map(|(k, _)| k.to_string())
+            .collect();
+        let rank = |w: &Weight| {
+            let dotted = format!("{evaluator}.{}", w.key);
+            menu.iter().position(|k| *k == dotted).unwrap_or(menu.len())
+        };
+        pairs.sort_by_key(|(w, _)| rank(w));
+        let (weights, values): (Vec<Weight>, Vec<f64>) = pairs.into_iter().unzip();
         if weights.is_empty() {
             return Err(ConfigError::new(
                 "tune",
@@ -187,8 +203,16 @@ impl WeightSpace {
     /// The weights as a TOML snippet to paste into config.toml.
     pub fn snippet(&self, values: &[f64]) -> String {
         let mut out = format!("[{}.{}]\n", self.game, self.evaluator);
-        for (key, value) in self.table(values) {
-            let _ = writeln!(out, "{key} = {}", format_value(&value));
+        let table = self.table(values);
+        let mut written: Vec<&str> = Vec::new();
+        for weight in &self.weights {
+            if written.contains(&weight.key.as_str()) {
+                continue;
+            }
+            written.push(&weight.key);
+            if let Some(value) = table.get(&weight.key) {
+                let _ = writeln!(out, "{} = {}", weight.key, format_value(value));
+            }
         }
         out
     }
