@@ -378,7 +378,9 @@ fn the_command_prints_standings_writes_games_and_repeats() {
 mod kalah {
     use super::*;
     use gametree::games::kalah::{Kalah, KalahOptions, LinearWeights};
-    use gametree::tournament::tune::{ClimbSettings, Sprt, TuneSettings, WeightSpace, tune};
+    use gametree::tournament::tune::{
+        ClimbSettings, Sprt, TuneSettings, Weight, WeightSpace, tune,
+    };
 
     const STRENGTH: &str = r#"
 game = "kalah"
@@ -460,7 +462,7 @@ depth = 6
         .unwrap();
         assert_eq!(heard, outcome.candidates.len());
         assert!(!outcome.candidates.is_empty() && outcome.candidates.len() <= 4);
-        let names: Vec<String> = space.weights.iter().map(|w| w.name()).collect();
+        let names: Vec<String> = space.weights.iter().map(Weight::name).collect();
         assert_eq!(
             names,
             ["store", "opponent_store", "pits[0]", "opponent_pits[0]"]
