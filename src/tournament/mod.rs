@@ -2,6 +2,18 @@
 //! colours swapped), reproducible games played in parallel, and the standings. Knows no
 //! particular game and no terminal; the command line lives in [`command`].
 //!
+//! - [`entrants`]: the tournament file and `--entrant` flags (format documented there and in
+//!   `examples/kalah-tournament.toml`);
+//! - [`elo`]: tallies, Elo with a 95% margin, the SPRT;
+//! - [`report`]: standings table, pairing matrix, games file, JSON;
+//! - [`tune`]: choosing evaluator weights by tournament (`gametree tune kalah`);
+//! - [`command`]: the two subcommands, progress bar and Ctrl-C.
+//!
+//! Output: the standings rank entrants by points (1 per win, ½ per draw) and give games,
+//! wins, draws, losses, points, score % over all their games, and the Elo difference to the
+//! *first* entrant of the file measured from their games against each other, with its 95%
+//! margin (see [`elo::EloEstimate`]). The pairing matrix gives each pairing's points.
+//!
 //! Reproducibility: game `i` draws all its randomness (opening plies, engine tie-breaks)
 //! from the tournament seed and `i` alone, so the same seed and settings give the same games
 //! whatever the number of threads and however they are scheduled. (Entrants limited by
