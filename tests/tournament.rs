@@ -549,3 +549,23 @@ depth = 6
         std::fs::remove_dir_all(&dir).ok();
     }
 }
+
+#[test]
+fn the_example_files_are_valid() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let config = Config::builtin().unwrap();
+    let ttt = TournamentSpec::load(&root.join("tictactoe-tournament.toml")).unwrap();
+    assert_eq!(ttt.resolve::<TicTacToe>(&config).unwrap().entrants.len(), 3);
+    let kalah = TournamentSpec::load(&root.join("kalah-tournament.toml")).unwrap();
+    let t = kalah
+        .resolve::<gametree::games::kalah::Kalah>(&config)
+        .unwrap();
+    let names: Vec<&str> = t.entrants.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["store-d2", "store-d6", "linear-d6", "tuned-d6"]);
+    assert!((t.entrants[3].options.linear.opponent_pits[0] + 0.125).abs() < 1e-12);
+    let tuned = Config::load(&root.join("kalah-tuned.toml")).unwrap();
+    let options = tuned
+        .game_options::<gametree::games::kalah::Kalah>()
+        .unwrap();
+    assert_eq!(options.linear, t.entrants[3].options.linear);
+}
