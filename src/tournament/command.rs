@@ -72,7 +72,7 @@ pub struct TuneArgs {
     #[arg(long, default_value = "default")]
     pub baseline: String,
     /// Search depth of every game.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 6)]
     pub depth: u32,
     /// Seed of every game's randomness.
     #[arg(long, default_value_t = 1)]
@@ -84,25 +84,25 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 0)]
     pub expand: usize,
     /// First step added to or taken from a weight.
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = 0.125)]
     pub step: f64,
     /// The climb ends when the step is halved below this.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.03)]
     pub min_step: f64,
     /// At most this many candidates.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 100)]
     pub candidates: usize,
     /// At most this many games over the whole climb.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 40_000)]
     pub budget: u64,
     /// At most this many games per candidate's match (undecided = rejected).
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = 1000)]
     pub match_games: u32,
     /// SPRT: Elo of H0 (the candidate is no better).
     #[arg(long, default_value_t = 0.0)]
     pub elo0: f64,
     /// SPRT: Elo of H1 (the smallest gain worth finding).
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, default_value_t = 20.0)]
     pub elo1: f64,
     /// SPRT: chance of accepting a candidate that is no better.
     #[arg(long, default_value_t = 0.05)]
@@ -111,7 +111,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
     /// Games per side per pairing in the final check (tuned, start, baseline).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 500)]
     pub final_games: u32,
     /// Games played at once (0 = one per core).
     #[arg(long, default_value_t = 0)]

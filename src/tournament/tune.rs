@@ -261,12 +261,15 @@ pub struct ClimbSettings {
 impl Default for ClimbSettings {
     fn default() -> Self {
         Self {
-            step: 0.25,
-            min_step: 0.05,
-            max_candidates: 60,
-            max_games: 20_000,
-            max_match_games: 600,
-            sprt: Sprt::default(),
+            step: 0.125,
+            min_step: 0.03,
+            max_candidates: 100,
+            max_games: 40_000,
+            max_match_games: 1000,
+            sprt: Sprt {
+                elo1: 20.0,
+                ..Sprt::default()
+            },
         }
     }
 }
@@ -417,12 +420,12 @@ impl Default for TuneSettings {
         Self {
             evaluator: "linear".to_string(),
             baseline: "default".to_string(),
-            depth: 4,
+            depth: 6,
             seed: 1,
             random_plies: 4,
             expand: 0,
             jobs: 0,
-            final_games: 200,
+            final_games: 500,
             climb: ClimbSettings::default(),
         }
     }
