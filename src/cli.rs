@@ -47,6 +47,10 @@ pub enum Command {
     Solve(SolveArgs),
     /// Counts move sequences of exactly N moves (rules check and move-generation speed).
     Perft(PerftArgs),
+    /// Engine settings play each other: standings, Elo and the pairing matrix.
+    Tournament(crate::tournament::command::TournamentArgs),
+    /// Chooses an evaluator's weights by tournament (e.g. `gametree tune kalah`).
+    Tune(crate::tournament::command::TuneArgs),
 }
 
 /// Game options as flags; each applies to the games that have it.
@@ -754,5 +758,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let kind = parse_game(&args.game)?;
             crate::with_game!(kind, G => perft_command::<G>(&config, &args))
         }
+        Some(Command::Tournament(args)) => crate::tournament::command::tournament(&config, &args),
+        Some(Command::Tune(args)) => crate::tournament::command::tune(&config, &args),
     }
 }
