@@ -7,12 +7,14 @@
 //! - [`player`]: an engine player built from the config;
 //! - [`session`]: a game in progress: the step list, undo/redo, save/load;
 //! - [`tournament`]: tournaments between engine settings, and tuning evaluator weights by them;
+//! - [`export`]: the recorded search tree as text, JSON and Graphviz DOT;
 //! - [`error`]: the library's error types.
 
 pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod export;
 pub mod games;
 pub mod player;
 pub mod session;
