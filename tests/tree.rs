@@ -121,14 +121,14 @@ fn counts_agree<G: Playable>(game: &G, depth: u32) {
 #[test]
 fn recorded_counts_equal_the_statistics_in_every_game() {
     counts_agree(&position("b2"), 5);
-    let mut kalah = Kalah::new_game(&Default::default());
+    let mut kalah = Kalah::new_game(&<Kalah as Playable>::Options::default());
     kalah.play_line("c").unwrap(); // an extra turn: South moves again
     counts_agree(&kalah, 5);
     let mut options = <Dots as Playable>::Options::default();
     options.set("rows", "2").unwrap();
     options.set("cols", "2").unwrap();
     counts_agree(&Dots::new_game(&options), 4);
-    let mut gomoku = Gomoku::new_game(&Default::default());
+    let mut gomoku = Gomoku::new_game(&<Gomoku as Playable>::Options::default());
     gomoku.play_line("h8 h9 i9").unwrap();
     counts_agree(&gomoku, 2);
 }
@@ -194,7 +194,6 @@ fn dot_export_is_accepted_by_graphviz() {
         eprintln!("note: Graphviz `dot` is not installed; DOT output not rendered");
         return;
     };
-    use std::io::Write;
     child
         .stdin
         .take()
