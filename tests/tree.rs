@@ -16,6 +16,7 @@ use gametree::games::tictactoe::{LinesEval, TicTacToe};
 use gametree::games::{GameOptions, Playable};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use std::io::Write;
 
 fn record<G: Game, E: Evaluator<G>>(
     game: &G,
