@@ -6,6 +6,7 @@
 //! - [`config`]: `config.toml`, validated with messages that name file, key and range;
 //! - [`player`]: an engine player built from the config;
 //! - [`session`]: a game in progress: the step list, undo/redo, save/load;
+//! - [`tui`]: the full-screen terminal program (setup, board, log, engine panes);
 //! - [`error`]: the library's error types.
 
 pub mod cli;
@@ -15,3 +16,4 @@ pub mod error;
 pub mod games;
 pub mod player;
 pub mod session;
+pub mod tui;
