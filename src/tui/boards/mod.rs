@@ -138,8 +138,8 @@ pub(crate) fn paint(buf: &mut Buffer, rect: Rect, style: Style) {
 }
 
 /// The cursor moved over a `cols` x `rows` grid (row 0 at the top of the screen) in `dir`,
-/// to the nearest place where `legal` holds, searching the line in that direction first and
-/// then the neighbouring lines fanning out from it. Unchanged when nothing legal lies that way.
+/// to the nearest place where `legal` holds on the straight line that way, or else on the
+/// nearest parallel line beside it. Unchanged when nothing legal lies that way.
 pub(crate) fn step_grid(
     (cols, rows): (usize, usize),
     (col, row): (usize, usize),
@@ -156,23 +156,20 @@ pub(crate) fn step_grid(
     };
     let inside = |c: isize, r: isize| c >= 0 && r >= 0 && c < cols && r < rows;
     let span = cols.max(rows);
-    for distance in 1..=span {
-        let (c0, r0) = (col + dc * distance, row + dr * distance);
-        // Fan out sideways: 0, +1, -1, +2, -2 ... across the direction of travel.
-        for side in 0..=span {
+    // The straight line first, then lines ever further to either side of it.
+    for side in 0..span {
+        for distance in 1..span {
             for sign in [1, -1] {
                 if side == 0 && sign == -1 {
                     continue;
                 }
+                let (c0, r0) = (col + dc * distance, row + dr * distance);
                 let offset = side * sign;
                 let (c, r) = if dc == 0 {
                     (c0 + offset, r0)
                 } else {
                     (c0, r0 + offset)
                 };
-                if side > distance {
-                    continue;
-                }
                 if inside(c, r) && legal(c as usize, r as usize) {
                     return (c as usize, r as usize);
                 }
