@@ -1,6 +1,7 @@
 //! The games: rules, notation and evaluators. Nothing here knows about the terminal or the
 //! search internals beyond the [`Game`] and [`Evaluator`] traits.
 
+pub mod dots;
 pub mod tictactoe;
 
 use std::fmt::Debug;

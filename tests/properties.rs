@@ -1,0 +1,175 @@
+//! Properties on random positions of every game (proptest): the `Game` contract (undo
+//! restores everything, incremental hash, outcome iff no moves) and the search contract
+//! (alpha-beta, with and without ordering, returns plain minimax's value, and its move has
+//! the best minimax value), including positions where a player moves twice in a row.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use gametree::engine::limits::StopFlag;
+use gametree::engine::score;
+use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use gametree::engine::tree::NoopObserver;
+use gametree::engine::{Evaluator, Game};
+use gametree::games::tictactoe::TicTacToe;
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// A deterministic evaluator with many ties: independent of evaluation quality, it makes
+/// agreement failures show up as wrong values rather than hide behind distinct scores.
+struct HashEval;
+
+impl<G: Game> Evaluator<G> for HashEval {
+    fn name(&self) -> &'static str {
+        "hash"
+    }
+    fn evaluate(&self, game: &G) -> i32 {
+        (game.hash() % 7) as i32 * 10 - 30
+    }
+}
+
+/// Plays `plies` random moves from `game` (stopping at the end), returning the position.
+fn random_position<G: Game>(mut game: G, plies: usize, seed: u64) -> G {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        game.play(mv);
+    }
+    game
+}
+
+/// Random playout checking the game contract at every step.
+fn check_contract<G: Game + PartialEq + std::fmt::Debug>(mut game: G, seed: u64) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    loop {
+        assert_eq!(
+            game.hash(),
+            game.hash_from_scratch(),
+            "incremental hash\n{game}"
+        );
+        game.legal_moves(&mut moves);
+        assert_eq!(
+            game.outcome().is_some(),
+            moves.is_empty(),
+            "outcome iff no moves\n{game}"
+        );
+        if moves.is_empty() {
+            break;
+        }
+        // Every legal move plays and undoes exactly.
+        for &mv in &moves {
+            let before = game.clone();
+            let undo = game.play(mv);
+            assert_eq!(
+                game.hash(),
+                game.hash_from_scratch(),
+                "hash after {mv:?}\n{before}"
+            );
+            game.undo(mv, undo);
+            assert_eq!(game, before, "undo of {mv:?}");
+            assert_eq!(game.hash(), before.hash());
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        let mut copy = game.clone();
+        assert!(copy.try_play(mv).is_ok());
+        game.play(mv);
+        assert_eq!(copy, game, "try_play equals play for a legal move");
+    }
+}
+
+fn run<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    algorithm: Algorithm,
+    depth: u32,
+    ordering: bool,
+) -> SearchResult<G::Move> {
+    let settings = SearchSettings {
+        algorithm,
+        depth,
+        ordering,
+        random_ties: false,
+        ..SearchSettings::default()
+    };
+    let mut rng = SmallRng::seed_from_u64(0);
+    search(
+        game,
+        eval,
+        &settings,
+        &mut rng,
+        &mut NoopObserver,
+        &StopFlag::new(),
+        &mut |_| {},
+    )
+}
+
+/// Alpha-beta (with and without ordering) agrees with minimax on the root value, and its
+/// move's own minimax value is the best.
+fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
+    if game.outcome().is_some() {
+        return;
+    }
+    let reference = run(game, eval, Algorithm::Minimax, depth, false);
+    for ordering in [false, true] {
+        let ab = run(game, eval, Algorithm::AlphaBeta, depth, ordering);
+        assert_eq!(
+            ab.value, reference.value,
+            "depth {depth} ordering {ordering}\n{game}"
+        );
+        let best = ab.best.expect("a move");
+        // The chosen move's own minimax value equals the root value.
+        let mut child = game.clone();
+        child.play(best);
+        let child_value = if child.outcome().is_some() || depth == 1 {
+            // Searched as a node of its own at depth - 1 (0 = evaluate), from the mover's side.
+            let v = match child.outcome() {
+                Some(o) => score::terminal::<G>(o, child.to_move(), 1),
+                None => eval.evaluate(&child),
+            };
+            if child.to_move() == game.to_move() {
+                v
+            } else {
+                -v
+            }
+        } else {
+            let r = run(&child, eval, Algorithm::Minimax, depth - 1, false);
+            // Child scores count plies from the child; shift decisive scores by one ply.
+            let v = if score::is_decisive(r.value) {
+                r.value - r.value.signum()
+            } else {
+                r.value
+            };
+            if child.to_move() == game.to_move() {
+                v
+            } else {
+                -v
+            }
+        };
+        assert_eq!(
+            child_value, reference.value,
+            "move {best:?} depth {depth}\n{game}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tictactoe_contract(seed in any::<u64>()) {
+        check_contract(TicTacToe::new(), seed);
+    }
+
+    #[test]
+    fn tictactoe_agreement(seed in any::<u64>(), plies in 0usize..6, depth in 1u32..=4) {
+        let game = random_position(TicTacToe::new(), plies, seed);
+        check_agreement(&game, &HashEval, depth);
+        check_agreement(&game, &gametree::games::tictactoe::LinesEval, depth);
+    }
+}
