@@ -1108,3 +1108,103 @@ fn setup_loads_a_named_file() {
         SetupOutcome::Load("game.json".into())
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Dots and Boxes
+// ---------------------------------------------------------------------------------------
+
+use gametree::games::dots::Dots;
+
+fn dots_move(app: &App<Dots>, text: &str) -> u8 {
+    app.session.current().parse_move(text).unwrap()
+}
+
+#[test]
+fn dots_board_shows_dots_lines_owned_boxes_and_coordinates() {
+    let mut app = new_app::<Dots>(&config(true, true));
+    // A takes nothing, B closes box a1 (bottom-left) with its fourth side.
+    play_line(&mut app, "a1-b1 a1-a2 b1-b2 a2-b2");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let text = screen(&buf);
+        // 4x4 dots, columns a..d below, rows 1..4 at the left with 1 at the bottom.
+        assert_eq!(text.matches('•').count(), 16, "{text}");
+        let letters = lines(&buf)
+            .iter()
+            .position(|l| [" a ", " b ", " c ", " d "].iter().all(|c| l.contains(c)))
+            .unwrap() as u16;
+        let one = find(&buf, " 1 •").unwrap();
+        let four = find(&buf, " 4 •").unwrap();
+        assert!(four.y < one.y && one.y < letters, "{text}");
+        assert!(text.contains('━') && text.contains('┃'), "{text}");
+        // The box went to B (the second player), drawn in B's colour and highlighted as
+        // taken by the last move.
+        let owner = board_inner(&app)
+            .positions()
+            .find(|&p| buf[p].symbol() == "B" && buf[p].fg == app.theme.second.fg.unwrap())
+            .expect("B's mark in box a1");
+        assert_eq!(buf[owner].bg, app.theme.last_move.bg.unwrap());
+        assert!(
+            text.contains("B (you) to move") || text.contains("B to move"),
+            "{text}"
+        );
+        assert!(
+            text.contains("extra turn") || text.contains("4. B"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn dots_play_by_keyboard_and_mouse_with_extra_turns() {
+    let mut app = new_app::<Dots>(&config(true, false));
+    app.start();
+    // Keyboard: the cursor starts near the middle; play it, then the engine answers.
+    let home = app.view.cursor;
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(app.session.steps()[0].mv, home);
+    let id = search_id(&fx, Purpose::Move);
+    let reply = dots_move(&app, "a1-b1");
+    feed(&mut app, vec![finished(id, reply, 0)]);
+    // Mouse: a click on a line's cells plays that line.
+    render(&mut app, 80, 24);
+    let target = dots_move(&app, "c3-d3");
+    let at = spot(&app, target);
+    let fx = feed(&mut app, vec![click(at)]);
+    assert_eq!(app.session.steps().last().unwrap().mv, target);
+    search_id(&fx, Purpose::Move);
+    // A click inside a box picks its nearest side.
+    let mut app = new_app::<Dots>(&config(true, true));
+    render(&mut app, 80, 24);
+    let bottom = dots_move(&app, "a1-b1");
+    let left = dots_move(&app, "a1-a2");
+    let area = board_inner(&app);
+    let hits: Vec<Position> = area
+        .positions()
+        .filter(|&p| app.board.hit(app.session.current(), area, p) == Some(bottom))
+        .collect();
+    let line_y = hits.iter().map(|p| p.y).max().unwrap();
+    let on_line: Vec<&Position> = hits.iter().filter(|p| p.y == line_y).collect();
+    let inside = Position::new(on_line[on_line.len() / 2].x, line_y - 1);
+    assert_eq!(
+        app.board
+            .hit(app.session.current(), board_inner(&app), inside),
+        Some(bottom)
+    );
+    // Completing a box gives another move: A keeps the turn.
+    play_line(&mut app, "a1-a2 b1-b2 a2-b2");
+    app.view.cursor = bottom;
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    let last = app.session.steps().last().unwrap();
+    assert_eq!((last.mv, last.mover), (bottom, Player::Second));
+    assert_eq!(app.session.current().to_move(), Player::Second);
+    assert_eq!(
+        app.board.hit(
+            app.session.current(),
+            area,
+            Position::new(on_line[0].x, line_y - 2)
+        ),
+        Some(left),
+        "near the left side"
+    );
+}

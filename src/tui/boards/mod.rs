@@ -2,6 +2,7 @@
 //! Each board has one private geometry function used by both `draw` and `hit`, so what the
 //! mouse hits is exactly what is on screen. Games never import ratatui; this is their face.
 
+pub mod dots;
 pub mod tictactoe;
 
 use std::fmt::Debug;
@@ -68,6 +69,10 @@ pub trait HasBoard: Playable {
 
 impl HasBoard for crate::games::tictactoe::TicTacToe {
     type View = tictactoe::TicTacToeView;
+}
+
+impl HasBoard for crate::games::dots::Dots {
+    type View = dots::DotsView;
 }
 
 /// Draws the lines of a `cols` x `rows` table whose cells are `cell_w` x `cell_h` inside,
