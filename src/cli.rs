@@ -624,9 +624,18 @@ fn write_tree_text<G: Playable>(
 }
 
 /// `gametree play GAME --text`: line mode at the prompt.
-pub fn play_text<G: Playable>(config: &Config) -> Result<()> {
+pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()> {
     let options = config.game_options::<G>()?;
     let mut session = Session::<G>::new(options.clone());
+    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        let mv = session
+            .current()
+            .parse_move(text)
+            .with_context(|| format!("--moves: move {} ({text})", i + 1))?;
+        session
+            .play(mv, None)
+            .with_context(|| format!("--moves: move {} ({text})", i + 1))?;
+    }
     let kinds = [config.players.first.kind, config.players.second.kind];
     let is_human = |p: Player| kinds[p.index()] == PlayerKind::Human;
     let mut players = engines::<G>(config, &options, &EngineFlags::default())?;
@@ -717,7 +726,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 if !args.text {
                     bail!("the full-screen program is not built yet: add --text for line mode");
                 }
-                play_text::<G>(&config)
+                play_text::<G>(&config, args.game_flags.moves.as_deref())
             })
         }
         Some(Command::Selfplay(args)) => {

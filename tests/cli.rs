@@ -44,6 +44,32 @@ fn solve_tictactoe_is_a_draw() {
 }
 
 #[test]
+fn solve_reproduces_reference_margins() {
+    // ../shared/reference/kalah.md (standard capture) and dots.md.
+    let v = json(ok(&["solve", "kalah", "--pits", "3", "--stones", "3", "--json"]).trim());
+    assert_eq!(v["value"], 2);
+    let v = json(
+        ok(&[
+            "solve",
+            "kalah",
+            "--pits",
+            "2",
+            "--stones",
+            "4",
+            "--empty-capture",
+            "true",
+            "--json",
+        ])
+        .trim(),
+    );
+    assert_eq!(v["value"], -12);
+    let v = json(ok(&["solve", "dots", "--rows", "1", "--cols", "3", "--json"]).trim());
+    assert_eq!(v["value"], -1);
+    let e = refused(&["solve", "kalah", "--pits", "40"]);
+    assert!(e.contains("--pits 40: pits must be 1..=12"), "{e}");
+}
+
+#[test]
 fn perft_matches_the_reference_counts() {
     let v = json(ok(&["perft", "tictactoe", "--depth", "4", "--json"]).trim());
     assert_eq!(v["nodes"], 3024);

@@ -595,7 +595,7 @@ fn run<E: Evaluator<Dots>>(
         depth,
         ordering,
         random_ties,
-        candidates: 0,
+        ..SearchSettings::default()
     };
     let mut rng = SmallRng::seed_from_u64(7);
     search(
@@ -605,6 +605,7 @@ fn run<E: Evaluator<Dots>>(
         &mut rng,
         &mut NoopObserver,
         &StopFlag::new(),
+        &mut |_| {},
     )
 }
 

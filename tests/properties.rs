@@ -10,7 +10,10 @@ use gametree::engine::score;
 use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game};
+use gametree::games::dots::{Dots, DotsOptions};
+use gametree::games::kalah::{Kalah, KalahOptions};
 use gametree::games::tictactoe::TicTacToe;
+use gametree::games::{GameOptions, Playable};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -158,12 +161,59 @@ fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
     }
 }
 
+fn kalah(pits: u32, stones: u32, empty_capture: bool) -> Kalah {
+    let mut options = KalahOptions::default();
+    options.set("pits", &pits.to_string()).unwrap();
+    options.set("stones", &stones.to_string()).unwrap();
+    options
+        .set("empty_capture", &empty_capture.to_string())
+        .unwrap();
+    Kalah::new_game(&options)
+}
+
+fn dots(rows: u32, cols: u32) -> Dots {
+    let mut options = DotsOptions::default();
+    options.set("rows", &rows.to_string()).unwrap();
+    options.set("cols", &cols.to_string()).unwrap();
+    Dots::new_game(&options)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn tictactoe_contract(seed in any::<u64>()) {
         check_contract(TicTacToe::new(), seed);
+    }
+
+    #[test]
+    fn kalah_contract(seed in any::<u64>(), pits in 1u32..=8, stones in 1u32..=6, empty in any::<bool>()) {
+        check_contract(kalah(pits, stones, empty), seed);
+    }
+
+    #[test]
+    fn kalah_agreement(seed in any::<u64>(), pits in 1u32..=6, stones in 1u32..=4, empty in any::<bool>(), plies in 0usize..12, depth in 1u32..=4) {
+        let game = random_position(kalah(pits, stones, empty), plies, seed);
+        check_agreement(&game, &HashEval, depth);
+        for name in Kalah::EVALUATORS {
+            let eval = Kalah::evaluator(&KalahOptions::default(), name).unwrap();
+            check_agreement(&game, &eval, depth);
+        }
+    }
+
+    #[test]
+    fn dots_contract(seed in any::<u64>(), rows in 1u32..=4, cols in 1u32..=4) {
+        check_contract(dots(rows, cols), seed);
+    }
+
+    #[test]
+    fn dots_agreement(seed in any::<u64>(), rows in 1u32..=3, cols in 1u32..=3, plies in 0usize..20, depth in 1u32..=4) {
+        let game = random_position(dots(rows, cols), plies, seed);
+        check_agreement(&game, &HashEval, depth);
+        for name in Dots::EVALUATORS {
+            let eval = Dots::evaluator(&DotsOptions::default(), name).unwrap();
+            check_agreement(&game, &eval, depth);
+        }
     }
 
     #[test]

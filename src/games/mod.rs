@@ -2,6 +2,7 @@
 //! search internals beyond the [`Game`] and [`Evaluator`] traits.
 
 pub mod dots;
+pub mod kalah;
 pub mod tictactoe;
 
 use std::fmt::Debug;
@@ -178,11 +179,11 @@ macro_rules! with_game {
                 $body
             }
             $crate::games::GameKind::Kalah => {
-                type $G = $crate::games::tictactoe::TicTacToe; // MERGE-PENDING kalah::Kalah
+                type $G = $crate::games::kalah::Kalah;
                 $body
             }
             $crate::games::GameKind::Dots => {
-                type $G = $crate::games::tictactoe::TicTacToe; // MERGE-PENDING dots::Dots
+                type $G = $crate::games::dots::Dots;
                 $body
             }
         }

@@ -1,0 +1,995 @@
+//! Kalah (mancala) with `pits` per side and `stones` per pit: sowing, extra turns, captures
+//! (with or without the "empty capture" rule), the end sweep and a margin outcome.
+//! Rules only: no search internals and no drawing beyond the plain-text board.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{GameKind, GameOptions, Playable, zobrist_keys};
+use crate::engine::score::{MARGIN_UNIT, MAX_HEURISTIC};
+use crate::engine::{Evaluator, Game, Outcome, Player, Scoring};
+use crate::error::{ConfigError, ParseMoveError};
+
+/// The most pits per side.
+pub const MAX_PITS: usize = 12;
+/// The most stones per pit at the start.
+pub const MAX_STONES: u16 = 20;
+/// The most stones on a board: any one pit or store holds at most this many.
+pub const MAX_TOTAL_STONES: u16 = 2 * MAX_PITS as u16 * MAX_STONES;
+
+/// Holes around the board: each side's pits followed by that side's store.
+const RING: usize = 2 * MAX_PITS + 2;
+/// Zobrist keys per hole: one for every possible stone count (0..=480), rounded up to a
+/// power of two so that a key's index is a shift and an or.
+const COUNT_BITS: u32 = 9;
+const _: () = assert!(MAX_TOTAL_STONES < 1 << COUNT_BITS);
+/// Key `hole << COUNT_BITS | count` for `count` stones in ring hole `hole` (stores get keys
+/// too, but the hash never keeps them), and the last key for "North to move".
+static KEYS: [u64; (RING << COUNT_BITS) + 1] = zobrist_keys(3);
+const SIDE_KEY: usize = RING << COUNT_BITS;
+
+/// A move: the index of the pit to sow, counted from the mover's left (0 = pit `a`). The
+/// same index means a different pit for each side, as in the notation.
+pub type Pit = u8;
+
+/// A hole of the board: a pit or a store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hole {
+    /// Pit `index` (from its owner's left, 0-based) on `side`'s row.
+    Pit {
+        /// The owner of the row.
+        side: Player,
+        /// 0-based from the owner's left; the pit next to the owner's store is `pits - 1`.
+        index: u8,
+    },
+    /// A player's store.
+    Store(Player),
+}
+
+/// What a move does, computed without playing it (see [`Kalah::effect`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveEffect {
+    /// Where the last stone lands.
+    pub landing: Hole,
+    /// The mover moves again (the last stone fell into their own store).
+    pub extra_turn: bool,
+    /// Stones moved to the mover's store by a capture, the capturing stone included; 0 when
+    /// there is no capture.
+    pub captured: u16,
+    /// The move leaves a side without stones, which ends the game.
+    pub ends_game: bool,
+}
+
+/// A Kalah position. South ([`Player::First`]) moves first; North is [`Player::Second`].
+///
+/// The board is a ring of holes, counter-clockwise: South's pits `a`.. from South's left,
+/// South's store, North's pits `a`.. from North's left, North's store. Each side's pit `i`
+/// faces the other side's pit `pits - 1 - i`.
+///
+/// The hash covers the pits and the side to move, not the stores (see [`Game::banked`]).
+/// Once the game is over every pit is empty: the end sweep has moved every stone to a store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kalah {
+    /// Stone counts around the ring: South's pits `0..pits`, South's store at `pits`,
+    /// North's pits `pits + 1..2 * pits + 1`, North's store at `2 * pits + 1`.
+    ring: [u16; RING],
+    pits: u8,
+    to_move: Player,
+    empty_capture: bool,
+    over: bool,
+    hash: u64,
+}
+
+#[inline]
+fn key(hole: usize, count: u16) -> u64 {
+    KEYS[hole << COUNT_BITS | count as usize]
+}
+
+impl Kalah {
+    /// The starting position with `pits` pits per side (clamped to 1..=12) and `stones`
+    /// stones in each (clamped to 1..=20), South to move, standard capture.
+    pub fn new(pits: usize, stones: u16) -> Self {
+        let n = pits.clamp(1, MAX_PITS);
+        let stones = stones.clamp(1, MAX_STONES);
+        let row = [stones; MAX_PITS];
+        let mut game = Self::empty(n);
+        game.ring[..n].copy_from_slice(&row[..n]);
+        game.ring[n + 1..=2 * n].copy_from_slice(&row[..n]);
+        game.hash = game.hash_from_scratch();
+        game
+    }
+
+    /// The same position under the "empty capture" rule (`true`: a last stone in an own
+    /// empty pit is captured even when the opposite pit is empty) or the standard one.
+    pub fn with_empty_capture(mut self, empty_capture: bool) -> Self {
+        self.empty_capture = empty_capture;
+        self
+    }
+
+    fn empty(n: usize) -> Self {
+        Self {
+            ring: [0; RING],
+            pits: n as u8,
+            to_move: Player::First,
+            empty_capture: false,
+            over: false,
+            hash: 0,
+        }
+    }
+
+    /// A position built by hand: the pits of each side from its owner's left, the stores
+    /// `[south, north]`, the side to move and the capture rule. Both rows must have the same
+    /// length, 1..=12, and the board at most [`MAX_TOTAL_STONES`] stones. A position with
+    /// an empty row is finished: the end sweep is applied at once.
+    pub fn from_position(
+        south: &[u16],
+        north: &[u16],
+        stores: [u16; 2],
+        to_move: Player,
+        empty_capture: bool,
+    ) -> Result<Self, String> {
+        let n = south.len();
+        if n != north.len() || !(1..=MAX_PITS).contains(&n) {
+            return Err(format!(
+                "both rows need the same number of pits, 1..={MAX_PITS} (got {} and {})",
+                south.len(),
+                north.len()
+            ));
+        }
+        let total: u32 = south
+            .iter()
+            .chain(north)
+            .chain(&stores)
+            .map(|&c| u32::from(c))
+            .sum();
+        if total > u32::from(MAX_TOTAL_STONES) {
+            return Err(format!(
+                "{total} stones on the board: at most {MAX_TOTAL_STONES}"
+            ));
+        }
+        let mut game = Self::empty(n);
+        game.ring[..n].copy_from_slice(south);
+        game.ring[n] = stores[0];
+        game.ring[n + 1..=2 * n].copy_from_slice(north);
+        game.ring[2 * n + 1] = stores[1];
+        game.to_move = to_move;
+        game.empty_capture = empty_capture;
+        game.hash = game.hash_from_scratch();
+        if game.side_is_empty(Player::First) || game.side_is_empty(Player::Second) {
+            game.sweep();
+        }
+        Ok(game)
+    }
+
+    /// Pits per side.
+    pub fn pit_count(&self) -> usize {
+        self.pits as usize
+    }
+
+    /// Whether the "empty capture" rule is on.
+    pub fn empty_capture(&self) -> bool {
+        self.empty_capture
+    }
+
+    /// Stones in `side`'s pit `index` (0-based from that side's left); 0 for an index past
+    /// the last pit.
+    pub fn stones(&self, side: Player, index: usize) -> u16 {
+        if index < self.pit_count() {
+            self.ring[self.hole_of(side, index)]
+        } else {
+            0
+        }
+    }
+
+    /// Stones in `side`'s store.
+    pub fn store(&self, side: Player) -> u16 {
+        self.ring[self.store_hole(side)]
+    }
+
+    /// Stones in the hole `hole` (0 for a pit index past the last pit).
+    pub fn hole(&self, hole: Hole) -> u16 {
+        match hole {
+            Hole::Pit { side, index } => self.stones(side, index as usize),
+            Hole::Store(side) => self.store(side),
+        }
+    }
+
+    /// Stones still in `side`'s pits (not in the store).
+    pub fn side_stones(&self, side: Player) -> u16 {
+        let start = self.hole_of(side, 0);
+        self.ring[start..start + self.pit_count()].iter().sum()
+    }
+
+    /// Every stone on the board, pits and stores; constant through a game.
+    pub fn total_stones(&self) -> u16 {
+        self.ring[..2 * self.pit_count() + 2].iter().sum()
+    }
+
+    /// True once the game is over (every stone is in a store).
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The index of the pit facing pit `index` across the board (the other side's
+    /// numbering).
+    pub fn opposite(&self, index: usize) -> usize {
+        self.pit_count() - 1 - index.min(self.pit_count() - 1)
+    }
+
+    /// Stones the side to move would sow from `mv`: 0 for an empty pit, a pit index past
+    /// the last pit, or a finished game.
+    fn sowable(&self, mv: Pit) -> u16 {
+        if self.over || mv as usize >= self.pit_count() {
+            0
+        } else {
+            self.ring[self.hole_of(self.to_move, mv as usize)]
+        }
+    }
+
+    /// Where the last stone of `mv` lands, computed in constant time without playing it.
+    /// A cheap ordering hint: a landing in the mover's store means an extra turn. For a
+    /// move that is not legal the answer is the pit itself.
+    pub fn landing(&self, mv: Pit) -> Hole {
+        let n = self.pit_count();
+        let stones = self.sowable(mv) as usize;
+        // Sowing visits the 2n+1 holes other than the opponent's store; count steps along
+        // that cycle, with the mover's own pits at positions 0..n and the store at n.
+        let step = (mv as usize + stones) % (2 * n + 1);
+        self.cycle_hole(step)
+    }
+
+    /// Whether `mv` ends in the mover's store and so earns another move.
+    pub fn gives_extra_turn(&self, mv: Pit) -> bool {
+        self.landing(mv) == Hole::Store(self.to_move)
+    }
+
+    /// The holes `mv` drops a stone into, in order, one per stone (a lap visits a hole
+    /// twice); empty for a move that is not legal. Computed without playing the move, for
+    /// drawing it; does not allocate.
+    pub fn sowing_path(&self, mv: Pit) -> SowingPath<'_> {
+        SowingPath {
+            game: self,
+            step: mv as usize,
+            left: self.sowable(mv),
+        }
+    }
+
+    /// What `mv` would do (landing, extra turn, capture, end of game), or `None` if it is
+    /// not a legal move here.
+    pub fn effect(&self, mv: Pit) -> Option<MoveEffect> {
+        if self.sowable(mv) == 0 {
+            return None;
+        }
+        let mut copy = *self;
+        Some(copy.sow(mv))
+    }
+
+    /// The name of a side: South moves first.
+    pub fn side_name(side: Player) -> &'static str {
+        match side {
+            Player::First => "South",
+            Player::Second => "North",
+        }
+    }
+
+    /// The letter of pit `index` (0 = `a`).
+    pub fn pit_letter(index: usize) -> char {
+        char::from(b'a' + (index.min(25) as u8))
+    }
+
+    /// The hole at `step` along the sowing cycle of the side to move (0..n its pits, n its
+    /// store, n+1..2n+1 the opponent's pits).
+    fn cycle_hole(&self, step: usize) -> Hole {
+        let n = self.pit_count();
+        let me = self.to_move;
+        match step.cmp(&n) {
+            std::cmp::Ordering::Less => Hole::Pit {
+                side: me,
+                index: step as u8,
+            },
+            std::cmp::Ordering::Equal => Hole::Store(me),
+            std::cmp::Ordering::Greater => Hole::Pit {
+                side: me.other(),
+                index: (step - n - 1) as u8,
+            },
+        }
+    }
+
+    #[inline]
+    fn hole_of(&self, side: Player, index: usize) -> usize {
+        side.index() * (self.pit_count() + 1) + index
+    }
+
+    #[inline]
+    fn store_hole(&self, side: Player) -> usize {
+        side.index() * (self.pit_count() + 1) + self.pit_count()
+    }
+
+    #[inline]
+    fn side_is_empty(&self, side: Player) -> bool {
+        let start = self.hole_of(side, 0);
+        self.ring[start..start + self.pit_count()]
+            .iter()
+            .all(|&c| c == 0)
+    }
+
+    /// Sets a pit's count, keeping the hash.
+    #[inline]
+    fn set_pit(&mut self, hole: usize, count: u16) {
+        self.hash ^= key(hole, self.ring[hole]) ^ key(hole, count);
+        self.ring[hole] = count;
+    }
+
+    /// Every stone left in a pit goes to its owner's store; the game is over.
+    fn sweep(&mut self) {
+        for side in [Player::First, Player::Second] {
+            let start = self.hole_of(side, 0);
+            let mut swept = 0;
+            for hole in start..start + self.pit_count() {
+                swept += self.ring[hole];
+                self.set_pit(hole, 0);
+            }
+            self.ring[self.store_hole(side)] += swept;
+        }
+        self.over = true;
+    }
+
+    /// Plays `mv` (legal) and says what happened.
+    #[inline]
+    fn sow(&mut self, mv: Pit) -> MoveEffect {
+        let n = self.pit_count();
+        let len = 2 * n + 2;
+        // The mover's sowing cycle: its pits, its store, the opponent's pits. Step `s` of
+        // the cycle is ring hole `own_first + s` (wrapping), which never is the opponent's
+        // store: that is the last hole of the ring for South and the one just before North's
+        // first pit.
+        let cycle = 2 * n + 1;
+        let me = self.to_move;
+        let own_first = self.hole_of(me, 0);
+        let own_store = own_first + n;
+        let start = own_first + mv as usize;
+        let stones = self.ring[start];
+        let old_store = self.ring[own_store];
+        let mut hash = self.hash ^ key(start, stones) ^ key(start, 0);
+        self.ring[start] = 0;
+        // A long sowing drops `laps` stones into every hole of the cycle (the emptied origin
+        // included) and one more into the first `rest`: each hole is touched once.
+        let laps = stones / cycle as u16;
+        let rest = (stones % cycle as u16) as usize;
+        let touched = if laps > 0 { cycle } else { rest };
+        let mut step = mv as usize;
+        for k in 0..touched {
+            step += 1;
+            if step == cycle {
+                step = 0;
+            }
+            let mut hole = own_first + step;
+            if hole >= len {
+                hole -= len;
+            }
+            let old = self.ring[hole];
+            let new = old + laps + u16::from(k < rest);
+            self.ring[hole] = new;
+            hash ^= key(hole, old) ^ key(hole, new);
+        }
+        // The store was hashed like a pit above; stores are not part of the hash.
+        hash ^= key(own_store, old_store) ^ key(own_store, self.ring[own_store]);
+        let last_step = (mv as usize + stones as usize) % cycle;
+        let mut hole = own_first + last_step;
+        if hole >= len {
+            hole -= len;
+        }
+        let landing = self.cycle_hole(last_step);
+        self.hash = hash;
+        let extra_turn = hole == own_store;
+        let mut captured = 0;
+        if !extra_turn && (own_first..own_store).contains(&hole) && self.ring[hole] == 1 {
+            // Pit i of one side faces pit n-1-i of the other: ring holes h and 2n - h.
+            let facing = 2 * n - hole;
+            let prize = self.ring[facing];
+            if prize > 0 || self.empty_capture {
+                self.set_pit(hole, 0);
+                self.set_pit(facing, 0);
+                captured = prize + 1;
+                self.ring[own_store] += captured;
+            }
+        }
+        if !extra_turn {
+            self.to_move = me.other();
+            self.hash ^= KEYS[SIDE_KEY];
+        }
+        let ends_game = self.side_is_empty(Player::First) || self.side_is_empty(Player::Second);
+        if ends_game {
+            self.sweep();
+        }
+        MoveEffect {
+            landing,
+            extra_turn,
+            captured,
+            ends_game,
+        }
+    }
+}
+
+impl Default for Kalah {
+    /// Kalah(6, 4), standard capture.
+    fn default() -> Self {
+        Self::new(6, 4)
+    }
+}
+
+/// The holes a sowing drops stones into, in order (see [`Kalah::sowing_path`]).
+#[derive(Clone, Debug)]
+pub struct SowingPath<'a> {
+    game: &'a Kalah,
+    /// Position along the mover's sowing cycle of 2n+1 holes.
+    step: usize,
+    left: u16,
+}
+
+impl Iterator for SowingPath<'_> {
+    type Item = Hole;
+
+    fn next(&mut self) -> Option<Hole> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        self.step = (self.step + 1) % (2 * self.game.pit_count() + 1);
+        Some(self.game.cycle_hole(self.step))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for SowingPath<'_> {}
+
+impl Game for Kalah {
+    type Move = Pit;
+    /// Copy-make: the whole position is a few dozen bytes, cheaper to copy back than to
+    /// unsow a lap, a capture and a sweep.
+    type Undo = Kalah;
+    const SCORING: Scoring = Scoring::Margin;
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    #[inline]
+    fn legal_moves(&self, out: &mut Vec<Pit>) {
+        out.clear();
+        if self.over {
+            return;
+        }
+        let start = self.hole_of(self.to_move, 0);
+        // Branch-free compaction into a small array, then one copy: which pits are empty
+        // is unpredictable, and this runs at every node of a search.
+        let mut pits = [0; MAX_PITS];
+        let mut count = 0;
+        for (i, &stones) in self.ring[start..start + self.pit_count()]
+            .iter()
+            .enumerate()
+        {
+            pits[count] = i as Pit;
+            count += usize::from(stones > 0);
+        }
+        out.extend_from_slice(&pits[..count]);
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Pit) -> Kalah {
+        let before = *self;
+        self.sow(mv);
+        before
+    }
+
+    #[inline]
+    fn undo(&mut self, _mv: Pit, undo: Kalah) {
+        *self = undo;
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        self.over.then(|| Outcome::from_first_margin(self.banked()))
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let n = self.pit_count();
+        let mut h = 0;
+        for hole in (0..n).chain(n + 1..=2 * n) {
+            h ^= key(hole, self.ring[hole]);
+        }
+        if self.to_move == Player::Second {
+            h ^= KEYS[SIDE_KEY];
+        }
+        h
+    }
+
+    #[inline]
+    fn banked(&self) -> i32 {
+        i32::from(self.store(Player::First)) - i32::from(self.store(Player::Second))
+    }
+
+    fn move_index(&self, mv: Pit) -> usize {
+        mv as usize
+    }
+
+    fn move_space(&self) -> usize {
+        self.pit_count()
+    }
+
+    fn format_move(&self, mv: Pit) -> String {
+        Self::pit_letter(mv as usize).to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Pit, ParseMoveError> {
+        let n = self.pit_count();
+        let t = text.trim().to_ascii_lowercase();
+        let index = match t.as_bytes() {
+            [letter @ b'a'..=b'z'] => Some((letter - b'a') as usize),
+            _ => t.parse::<usize>().ok().and_then(|k| k.checked_sub(1)),
+        };
+        match index {
+            Some(i) if i < n => Ok(i as Pit),
+            _ => {
+                let last = Self::pit_letter(n - 1);
+                let expected = if n == 1 {
+                    "the pit a (or 1)".to_string()
+                } else {
+                    format!("a pit a..{last} or 1..{n}, counted from the mover's left, like a")
+                };
+                Err(ParseMoveError::new(text, expected))
+            }
+        }
+    }
+}
+
+impl fmt::Display for Kalah {
+    /// North's row on top, as South sees the board (North's pit `a` on the right), the
+    /// stores at the ends (North's on the left, South's on the right), South's row below,
+    /// each row labelled with its pit letters.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.pit_count();
+        let north = Player::Second;
+        let south = Player::First;
+        write!(f, "      ")?;
+        for i in (0..n).rev() {
+            write!(f, "{:>4}", Self::pit_letter(i))?;
+        }
+        writeln!(f, "   North")?;
+        write!(f, "      ")?;
+        for i in (0..n).rev() {
+            write!(f, "{:>4}", self.stones(north, i))?;
+        }
+        writeln!(f)?;
+        writeln!(
+            f,
+            "{:>4}  {:width$}  {}",
+            self.store(north),
+            "",
+            self.store(south),
+            width = 4 * n
+        )?;
+        write!(f, "      ")?;
+        for i in 0..n {
+            write!(f, "{:>4}", self.stones(south, i))?;
+        }
+        writeln!(f)?;
+        write!(f, "      ")?;
+        for i in 0..n {
+            write!(f, "{:>4}", Self::pit_letter(i))?;
+        }
+        writeln!(f, "   South")?;
+        match self.outcome() {
+            None => writeln!(f, "{} to move", Self::side_name(self.to_move)),
+            Some(Outcome::Draw) => writeln!(f, "Game over: a draw"),
+            Some(Outcome::Win { winner, margin }) => {
+                writeln!(f, "Game over: {} wins by {margin}", Self::side_name(winner))
+            }
+        }
+    }
+}
+
+/// Weights of the `linear` evaluator, from the side to move's point of view:
+/// `store * own store + opponent_store * their store + Σ pits[k] * own pit k + Σ
+/// opponent_pits[k] * their pit k`, where `k` counts from the pit nearest the owner's store
+/// (k = 0). A list shorter than the number of pits repeats its last weight for the rest, so
+/// `pits = [0.25]` weighs every pit alike.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LinearWeights {
+    /// Per stone in the mover's store.
+    pub store: f64,
+    /// Per stone in the opponent's store.
+    pub opponent_store: f64,
+    /// Per stone in the mover's pits, from the pit nearest the store; 1..=12 entries.
+    pub pits: Vec<f64>,
+    /// Per stone in the opponent's pits, from the pit nearest their store; 1..=12 entries.
+    pub opponent_pits: Vec<f64>,
+}
+
+impl Default for LinearWeights {
+    /// Stores count in full; a stone still in a pit counts a quarter, for the side it sits
+    /// on (the end sweep gives it to that side unless it is sown or captured first).
+    fn default() -> Self {
+        Self {
+            store: 1.0,
+            opponent_store: -1.0,
+            pits: vec![0.25],
+            opponent_pits: vec![-0.25],
+        }
+    }
+}
+
+/// Kalah's options (the `[kalah]` section of `config.toml`).
+///
+/// `empty_capture` defaults to `false`, the **standard capture**: a last stone in an own
+/// empty pit captures only when the opposite pit holds stones. That is the rule of most rule
+/// sheets and of `OpenSpiel`'s `mancala`, so games and values compare with theirs. `true` is
+/// the rule of Irving, Donkers & Uiterwijk, "Solving Kalah" (2000), whose published tables
+/// use it; the two rules give different values (Kalah(4,3): +6 standard, +8 empty capture).
+///
+/// Every key with its default:
+///
+/// ```toml
+/// [kalah]
+/// pits = 6                 # pits per side, 1..=12
+/// stones = 4               # stones per pit at the start, 1..=20
+/// empty_capture = false    # false: standard capture; true: Irving et al.'s rule
+/// depth = 8                # engine depth when a player's own depth is 0, 1..=64
+///
+/// [kalah.linear]           # the "linear" evaluator, from the side to move
+/// store = 1.0              # per stone in the own store
+/// opponent_store = -1.0    # per stone in the opponent's store
+/// pits = [0.25]            # per stone in the own pits, from the pit next to the store;
+/// opponent_pits = [-0.25]  # 1..=12 weights, the last one repeats for the remaining pits
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct KalahOptions {
+    /// Pits per side, 1..=12 (default 6).
+    pub pits: u32,
+    /// Stones per pit at the start, 1..=20 (default 4).
+    pub stones: u32,
+    /// Capture even when the opposite pit is empty (default false: standard capture).
+    pub empty_capture: bool,
+    /// Engine search depth when a player's own depth is 0, 1..=64 (default 8).
+    pub depth: u32,
+    /// Weights of the `linear` evaluator.
+    pub linear: LinearWeights,
+}
+
+impl Default for KalahOptions {
+    fn default() -> Self {
+        Self {
+            pits: 6,
+            stones: 4,
+            empty_capture: false,
+            depth: 8,
+            linear: LinearWeights::default(),
+        }
+    }
+}
+
+/// A refused option: its key (under `kalah.`), the value as text, what is allowed.
+type Refusal = (&'static str, String, String);
+
+fn format_weights(weights: &[f64]) -> String {
+    let items: Vec<String> = weights.iter().map(f64::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn check_weight(key: &'static str, w: f64) -> Result<(), Refusal> {
+    if w.is_finite() {
+        Ok(())
+    } else {
+        Err((key, w.to_string(), "must be a finite number".to_string()))
+    }
+}
+
+fn check_weights(key: &'static str, weights: &[f64]) -> Result<(), Refusal> {
+    if !(1..=MAX_PITS).contains(&weights.len()) {
+        return Err((
+            key,
+            format_weights(weights),
+            format!("must list 1..={MAX_PITS} weights"),
+        ));
+    }
+    if weights.iter().all(|w| w.is_finite()) {
+        Ok(())
+    } else {
+        Err((
+            key,
+            format_weights(weights),
+            "must be finite numbers".to_string(),
+        ))
+    }
+}
+
+impl KalahOptions {
+    fn check(&self) -> Result<(), Refusal> {
+        if !(1..=MAX_PITS as u32).contains(&self.pits) {
+            return Err((
+                "pits",
+                self.pits.to_string(),
+                format!("must be 1..={MAX_PITS}"),
+            ));
+        }
+        if !(1..=u32::from(MAX_STONES)).contains(&self.stones) {
+            return Err((
+                "stones",
+                self.stones.to_string(),
+                format!("must be 1..={MAX_STONES}"),
+            ));
+        }
+        if !(1..=64).contains(&self.depth) {
+            return Err((
+                "depth",
+                self.depth.to_string(),
+                "must be 1..=64".to_string(),
+            ));
+        }
+        check_weight("linear.store", self.linear.store)?;
+        check_weight("linear.opponent_store", self.linear.opponent_store)?;
+        check_weights("linear.pits", &self.linear.pits)?;
+        check_weights("linear.opponent_pits", &self.linear.opponent_pits)
+    }
+}
+
+fn parse_number<T: std::str::FromStr>(key: &str, value: &str, range: &str) -> Result<T, String> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| format!("{key} must be {range}"))
+}
+
+fn parse_weight(key: &str, value: &str) -> Result<f64, String> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| format!("{key} must be a number"))
+}
+
+fn parse_weights(key: &str, value: &str) -> Result<Vec<f64>, String> {
+    let inner = value.trim().trim_start_matches('[').trim_end_matches(']');
+    inner
+        .split(',')
+        .map(|item| {
+            item.trim().parse().map_err(|_| {
+                format!("{key} must be a list of numbers separated by commas, like 1, 0.5")
+            })
+        })
+        .collect()
+}
+
+impl GameOptions for KalahOptions {
+    fn validate(&self, source: &str) -> Result<(), ConfigError> {
+        self.check().map_err(|(key, value, expected)| {
+            ConfigError::new(source, format!("kalah.{key}"), value, expected)
+        })
+    }
+
+    fn default_depth(&self) -> u32 {
+        self.depth
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let mut next = self.clone();
+        match key {
+            "pits" => next.pits = parse_number(key, value, "1..=12")?,
+            "stones" => next.stones = parse_number(key, value, "1..=20")?,
+            "depth" => next.depth = parse_number(key, value, "1..=64")?,
+            "empty_capture" => {
+                next.empty_capture = match value.trim().to_ascii_lowercase().as_str() {
+                    "true" | "yes" | "on" | "1" => true,
+                    "false" | "no" | "off" | "0" => false,
+                    _ => return Err("empty_capture must be true or false".to_string()),
+                }
+            }
+            "linear.store" => next.linear.store = parse_weight(key, value)?,
+            "linear.opponent_store" => next.linear.opponent_store = parse_weight(key, value)?,
+            "linear.pits" => next.linear.pits = parse_weights(key, value)?,
+            "linear.opponent_pits" => next.linear.opponent_pits = parse_weights(key, value)?,
+            _ => {
+                let keys: Vec<&str> = self.entries().iter().map(|&(k, _)| k).collect();
+                return Err(format!(
+                    "kalah has no option `{key}` (options: {})",
+                    keys.join(", ")
+                ));
+            }
+        }
+        next.check()
+            .map_err(|(key, _, expected)| format!("{key} {expected}"))?;
+        *self = next;
+        Ok(())
+    }
+
+    fn entries(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("pits", self.pits.to_string()),
+            ("stones", self.stones.to_string()),
+            ("empty_capture", self.empty_capture.to_string()),
+            ("depth", self.depth.to_string()),
+            ("linear.store", self.linear.store.to_string()),
+            (
+                "linear.opponent_store",
+                self.linear.opponent_store.to_string(),
+            ),
+            ("linear.pits", format_weights(&self.linear.pits)),
+            (
+                "linear.opponent_pits",
+                format_weights(&self.linear.opponent_pits),
+            ),
+        ]
+    }
+}
+
+/// The default evaluator: the store difference, from the side to move, in
+/// [`MARGIN_UNIT`]s per stone. It is exact once the game is over.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StoreEval;
+
+impl Evaluator<Kalah> for StoreEval {
+    fn name(&self) -> &'static str {
+        "store"
+    }
+
+    #[inline]
+    fn evaluate(&self, game: &Kalah) -> i32 {
+        game.banked() * game.to_move.sign() * MARGIN_UNIT
+    }
+}
+
+/// A weighted sum of every pit and both stores, from the side to move (see
+/// [`LinearWeights`]). Weights are expanded per pit once, so evaluating never allocates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinearEval {
+    store: f64,
+    opponent_store: f64,
+    /// Weight by distance from the owner's store: `[0]` for the pit next to it.
+    pits: [f64; MAX_PITS],
+    opponent_pits: [f64; MAX_PITS],
+}
+
+fn expand(weights: &[f64]) -> [f64; MAX_PITS] {
+    let mut out = [0.0; MAX_PITS];
+    let mut last = 0.0;
+    for (k, slot) in out.iter_mut().enumerate() {
+        if let Some(&w) = weights.get(k) {
+            last = w;
+        }
+        *slot = last;
+    }
+    out
+}
+
+impl LinearEval {
+    /// The evaluator for these weights (lists shorter than 12 repeat their last weight).
+    pub fn new(weights: &LinearWeights) -> Self {
+        Self {
+            store: weights.store,
+            opponent_store: weights.opponent_store,
+            pits: expand(&weights.pits),
+            opponent_pits: expand(&weights.opponent_pits),
+        }
+    }
+}
+
+impl Evaluator<Kalah> for LinearEval {
+    fn name(&self) -> &'static str {
+        "linear"
+    }
+
+    fn evaluate(&self, game: &Kalah) -> i32 {
+        let n = game.pit_count();
+        let me = game.to_move;
+        let them = me.other();
+        let mut value = self.store * f64::from(game.store(me))
+            + self.opponent_store * f64::from(game.store(them));
+        let mine = game.hole_of(me, 0);
+        let theirs = game.hole_of(them, 0);
+        for k in 0..n {
+            // k counts from the store: pit n-1-k from the owner's left.
+            let i = n - 1 - k;
+            value += self.pits[k] * f64::from(game.ring[mine + i])
+                + self.opponent_pits[k] * f64::from(game.ring[theirs + i]);
+        }
+        // A saturating cast: absurd weights give ±i32::MAX, which the clamp then bounds.
+        let scaled = (value * f64::from(MARGIN_UNIT)).round() as i32;
+        scaled.clamp(-MAX_HEURISTIC, MAX_HEURISTIC)
+    }
+}
+
+/// Kalah's evaluators.
+// Built once per player and passed by reference: the size of a variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy, Debug)]
+pub enum KalahEval {
+    /// [`StoreEval`], the default.
+    Store(StoreEval),
+    /// [`LinearEval`].
+    Linear(LinearEval),
+}
+
+impl Evaluator<Kalah> for KalahEval {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Store(_) => "store",
+            Self::Linear(_) => "linear",
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self, game: &Kalah) -> i32 {
+        match self {
+            Self::Store(e) => e.evaluate(game),
+            Self::Linear(e) => e.evaluate(game),
+        }
+    }
+}
+
+impl Playable for Kalah {
+    const KIND: GameKind = GameKind::Kalah;
+    type Options = KalahOptions;
+    type Eval = KalahEval;
+    const EVALUATORS: &'static [&'static str] = &["store", "linear"];
+
+    fn new_game(options: &KalahOptions) -> Self {
+        let stones = options.stones.min(u32::from(MAX_STONES)) as u16;
+        Self::new(options.pits as usize, stones).with_empty_capture(options.empty_capture)
+    }
+
+    fn evaluator(options: &KalahOptions, name: &str) -> Option<KalahEval> {
+        match name {
+            "default" | "store" => Some(KalahEval::Store(StoreEval)),
+            "linear" => Some(KalahEval::Linear(LinearEval::new(&options.linear))),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn landing_matches_the_sowing_path_and_play() {
+        for n in 1..=6 {
+            for stones in 1..=15 {
+                let game = Kalah::from_position(
+                    &vec![stones; n],
+                    &vec![1; n],
+                    [0, 0],
+                    Player::First,
+                    false,
+                )
+                .unwrap();
+                for mv in 0..n as Pit {
+                    let path: Vec<Hole> = game.sowing_path(mv).collect();
+                    assert_eq!(path.len(), stones as usize);
+                    assert_eq!(path.last().copied(), Some(game.landing(mv)));
+                    assert_eq!(game.effect(mv).unwrap().landing, game.landing(mv));
+                    assert!(!path.contains(&Hole::Store(Player::Second)));
+                }
+                assert_eq!(game.effect(n as Pit), None);
+                assert_eq!(game.sowing_path(n as Pit).count(), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn keys_cover_the_largest_board() {
+        let game = Kalah::new(12, 20);
+        assert_eq!(game.total_stones(), MAX_TOTAL_STONES);
+        assert_eq!(game.hash(), game.hash_from_scratch());
+    }
+}
