@@ -1208,3 +1208,103 @@ fn dots_play_by_keyboard_and_mouse_with_extra_turns() {
         "near the left side"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Kalah
+// ---------------------------------------------------------------------------------------
+
+use gametree::games::kalah::Kalah;
+
+#[test]
+fn kalah_board_shows_pits_stores_counts_and_the_last_sowing() {
+    let mut app = new_app::<Kalah>(&config(true, true));
+    // South sows pit c: 4 stones into d, e, f and the store: an extra turn.
+    play_line(&mut app, "c");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let text = screen(&buf);
+        assert!(text.contains("North") && text.contains("South"), "{text}");
+        // South's row reads 4 4 0 5 5 5 left to right; North's still all 4.
+        let south_row = lines(&buf).into_iter().find(|l| {
+            let digits: Vec<&str> = l.split(['│', '┃', ' ']).filter(|s| !s.is_empty()).collect();
+            digits
+                .windows(6)
+                .any(|w| w == ["4", "4", "0", "5", "5", "5"])
+        });
+        assert!(south_row.is_some(), "{text}");
+        // The stores: South's holds 1, at the right end; North's 0 at the left.
+        let board = board_inner(&app);
+        let one = board
+            .positions()
+            .filter(|&p| buf[p].symbol() == "1" && buf[p].fg == app.theme.first.fg.unwrap())
+            .max_by_key(|p| p.x)
+            .expect("South's store");
+        let zero = board
+            .positions()
+            .filter(|&p| buf[p].symbol() == "0" && buf[p].fg == app.theme.second.fg.unwrap())
+            .min_by_key(|p| p.x)
+            .expect("North's store");
+        assert!(zero.x < one.x);
+        // The sowing is highlighted: d, e, f and the store got stones, c was emptied.
+        let highlighted = |p: Position| buf[p].bg == app.theme.last_move.bg.unwrap();
+        assert!(highlighted(one), "the store received the last stone");
+        let emptied = board
+            .positions()
+            .find(|&p| buf[p].symbol() == "0" && buf[p].fg == app.theme.first.fg.unwrap())
+            .unwrap();
+        assert!(highlighted(emptied));
+        assert!(
+            buf[emptied]
+                .modifier
+                .contains(ratatui::style::Modifier::UNDERLINED)
+        );
+        assert!(text.contains("South to move (you)"), "extra turn: {text}");
+        assert!(text.contains(" a ") && text.contains(" f "), "{text}");
+    }
+}
+
+#[test]
+fn kalah_play_by_keyboard_and_mouse() {
+    let mut app = new_app::<Kalah>(&config(true, false));
+    app.start();
+    assert_eq!(app.view.cursor, 0, "the cursor starts at pit a");
+    // Right twice: pit c; Enter sows it (extra turn: still South).
+    feed(
+        &mut app,
+        vec![key(KeyCode::Right), ch('l'), key(KeyCode::Enter)],
+    );
+    assert_eq!(notations(&app), ["c"]);
+    assert!(app.engine.pending.is_none(), "South moves again");
+    // A click on South's pit f.
+    render(&mut app, 80, 24);
+    let f = spot(&app, 5);
+    let fx = feed(&mut app, vec![click(f)]);
+    assert_eq!(notations(&app), ["c", "f"]);
+    let id = search_id(&fx, Purpose::Move);
+    // North answers; the engine's move shows its value in stones.
+    feed(&mut app, vec![finished(id, 0, 250)]);
+    assert_eq!(app.session.steps()[2].mover, Player::Second);
+    let text = screen(&render(&mut app, 80, 24));
+    assert!(text.contains("+2.50"), "{text}");
+    // Undo takes back North's reply and South's last move (f), back to South's decision.
+    feed(&mut app, vec![ch('u')]);
+    assert_eq!(app.session.cursor(), 1);
+    assert_eq!(app.session.current().to_move(), Player::First);
+}
+
+#[test]
+fn kalah_with_twelve_pits_fits_80x24_with_the_board_on_top() {
+    let mut config = config(true, false);
+    config
+        .kalah
+        .insert("pits".to_string(), toml::Value::Integer(12));
+    let mut app = new_app::<Kalah>(&config);
+    let buf = render(&mut app, 80, 24);
+    let text = screen(&buf);
+    assert!(!text.contains("Enlarge"), "{text}");
+    let Areas::Panes(a) = app.areas() else {
+        panic!()
+    };
+    assert!(a.moves.y > a.board.y, "stacked layout");
+    assert!(text.contains(" l "), "twelve pits, a..l: {text}");
+}

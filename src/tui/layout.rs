@@ -60,41 +60,96 @@ pub enum Areas {
     Panes(PaneAreas),
 }
 
-/// The smallest frame the game screen needs for a board of `board_min` (inside its border).
-pub fn min_frame(board_min: Size) -> Size {
+/// The narrowest the move log may be when the panes sit under the board.
+pub const MOVES_MIN_W: u16 = 26;
+/// The narrowest the engine pane may be when the panes sit under the board.
+pub const ENGINE_MIN_W: u16 = 40;
+
+/// The smallest frame for the board beside the other panes.
+fn side_by_side_min(board_min: Size) -> Size {
     Size::new(
         board_min.width + 2 + RIGHT_MIN_W,
         (board_min.height + 2).max(MOVES_MIN_H + ENGINE_H + TREE_MIN_H) + STATUS_H,
     )
 }
 
-/// Lays out the game screen.
-pub fn areas(frame: Rect, board_min: Size) -> Areas {
-    let need = min_frame(board_min);
-    if frame.width < need.width || frame.height < need.height {
-        return Areas::TooSmall { need };
+/// The smallest frame for the board above the other panes (wide, flat boards like Kalah).
+fn stacked_min(board_min: Size) -> Size {
+    Size::new(
+        (board_min.width + 2).max(MOVES_MIN_W + ENGINE_MIN_W),
+        board_min.height + 2 + ENGINE_H + TREE_MIN_H + STATUS_H,
+    )
+}
+
+fn fits(frame: Rect, need: Size) -> bool {
+    frame.width >= need.width && frame.height >= need.height
+}
+
+/// The smallest frame the game screen needs for a board of `board_min` (inside its border):
+/// of the two arrangements, the one that needs less room.
+pub fn min_frame(board_min: Size) -> Size {
+    let beside = side_by_side_min(board_min);
+    let stacked = stacked_min(board_min);
+    if u32::from(stacked.width) * u32::from(stacked.height)
+        < u32::from(beside.width) * u32::from(beside.height)
+    {
+        stacked
+    } else {
+        beside
     }
+}
+
+/// Lays out the game screen: the board at the left and the other panes at the right when
+/// that fits, else the board across the top and the other panes below it.
+pub fn areas(frame: Rect, board_min: Size) -> Areas {
     let [main, status] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(STATUS_H)]).areas(frame);
-    let left_w = (board_min.width + 2)
-        .max(main.width * 45 / 100)
-        .min(main.width - RIGHT_MIN_W);
-    let [board, right] =
-        Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
-    let tree_h = ((right.height.saturating_sub(ENGINE_H)) / 3).max(TREE_MIN_H);
-    let [moves, engine, tree] = Layout::vertical([
-        Constraint::Min(MOVES_MIN_H),
-        Constraint::Length(ENGINE_H),
-        Constraint::Length(tree_h),
-    ])
-    .areas(right);
-    Areas::Panes(PaneAreas {
-        board,
-        moves,
-        engine,
-        tree,
-        status,
-    })
+    if fits(frame, side_by_side_min(board_min)) {
+        let left_w = (board_min.width + 2)
+            .max(main.width * 45 / 100)
+            .min(main.width - RIGHT_MIN_W);
+        let [board, right] =
+            Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
+        let tree_h = ((right.height.saturating_sub(ENGINE_H)) / 3).max(TREE_MIN_H);
+        let [moves, engine, tree] = Layout::vertical([
+            Constraint::Min(MOVES_MIN_H),
+            Constraint::Length(ENGINE_H),
+            Constraint::Length(tree_h),
+        ])
+        .areas(right);
+        return Areas::Panes(PaneAreas {
+            board,
+            moves,
+            engine,
+            tree,
+            status,
+        });
+    }
+    if fits(frame, stacked_min(board_min)) {
+        // Up to half the height for the board when there is room to spare.
+        let board_h = (main.height / 2)
+            .max(board_min.height + 2)
+            .min(main.height - ENGINE_H - TREE_MIN_H);
+        let [board, below] =
+            Layout::vertical([Constraint::Length(board_h), Constraint::Min(0)]).areas(main);
+        let moves_w = (below.width * 2 / 5)
+            .max(MOVES_MIN_W)
+            .min(below.width - ENGINE_MIN_W);
+        let [moves, right] =
+            Layout::horizontal([Constraint::Length(moves_w), Constraint::Min(0)]).areas(below);
+        let [engine, tree] =
+            Layout::vertical([Constraint::Length(ENGINE_H), Constraint::Min(0)]).areas(right);
+        return Areas::Panes(PaneAreas {
+            board,
+            moves,
+            engine,
+            tree,
+            status,
+        });
+    }
+    Areas::TooSmall {
+        need: min_frame(board_min),
+    }
 }
 
 /// The inside of a bordered pane.
@@ -153,6 +208,26 @@ mod tests {
             assert!(a.moves.width >= RIGHT_MIN_W);
             assert_eq!(a.engine.height, ENGINE_H);
         }
+    }
+
+    #[test]
+    fn wide_boards_go_above_the_other_panes() {
+        // Kalah with 12 pits: too wide to sit beside the panes at 80 columns.
+        let board = Size::new(57, 7);
+        let frame = Rect::new(0, 0, 80, 24);
+        let Areas::Panes(a) = areas(frame, board) else {
+            panic!("80x24 should fit");
+        };
+        assert_eq!(a.board.width, 80);
+        assert!(a.board.height >= board.height + 2);
+        assert!(a.moves.y > a.board.y && a.engine.y > a.board.y);
+        assert_eq!(a.engine.height, ENGINE_H);
+        assert!(a.tree.height >= TREE_MIN_H);
+        let total: u32 = [a.board, a.moves, a.engine, a.tree, a.status]
+            .iter()
+            .map(|r| r.area())
+            .sum();
+        assert_eq!(total, frame.area());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! mouse hits is exactly what is on screen. Games never import ratatui; this is their face.
 
 pub mod dots;
+pub mod kalah;
 pub mod tictactoe;
 
 use std::fmt::Debug;
@@ -73,6 +74,10 @@ impl HasBoard for crate::games::tictactoe::TicTacToe {
 
 impl HasBoard for crate::games::dots::Dots {
     type View = dots::DotsView;
+}
+
+impl HasBoard for crate::games::kalah::Kalah {
+    type View = kalah::KalahView;
 }
 
 /// Draws the lines of a `cols` x `rows` table whose cells are `cell_w` x `cell_h` inside,
