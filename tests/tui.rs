@@ -1308,3 +1308,44 @@ fn kalah_with_twelve_pits_fits_80x24_with_the_board_on_top() {
     assert!(a.moves.y > a.board.y, "stacked layout");
     assert!(text.contains(" l "), "twelve pits, a..l: {text}");
 }
+
+// ---------------------------------------------------------------------------------------
+// The real program in a real terminal (tmux), where tmux exists
+// ---------------------------------------------------------------------------------------
+
+/// Writes past the test harness's output capture, so a skip is seen in every run.
+fn note(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+#[test]
+fn terminal_end_to_end_in_tmux() {
+    let tmux = std::process::Command::new("tmux").arg("-V").output();
+    if !tmux.is_ok_and(|o| o.status.success()) {
+        note("SKIPPED terminal_end_to_end_in_tmux: tmux is not installed");
+        return;
+    }
+    // The example runs the TUI until the command line opens it; cargo test builds examples.
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_gametree"));
+    let example = bin.with_file_name("examples").join("tui");
+    if !example.exists() {
+        note("SKIPPED terminal_end_to_end_in_tmux: examples/tui is not built");
+        return;
+    }
+    let exe = example.display().to_string();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tui_e2e.sh");
+    let output = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(format!("{exe} tictactoe"))
+        .arg(format!("{exe} --load"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("PASS"), "{stdout}");
+}
