@@ -321,13 +321,13 @@ fn undo_and_redo_take_the_engine_reply_with_the_human_move() {
         &mut app,
         vec![finished(search_id(&fx, Purpose::Move), ttt("a1"), 0)],
     );
+    // The cursor left the filled b2 for the nearest free cell, c2; up from there is c3.
+    assert_eq!(app.view.cursor, ttt("c2"));
     feed(&mut app, vec![key(KeyCode::Up), key(KeyCode::Enter)]);
-    let fx = feed(&mut app, vec![]);
-    assert!(fx.is_empty());
     let id = app.engine.pending.unwrap().id;
     feed(&mut app, vec![finished(id, ttt("c1"), 0)]);
-    assert_eq!(notations(&app), ["b2", "a1", "b3", "c1"]);
-    // u takes back the engine's c1 and the human's b3 together.
+    assert_eq!(notations(&app), ["b2", "a1", "c3", "c1"]);
+    // u takes back the engine's c1 and the human's c3 together.
     let fx = feed(&mut app, vec![ch('u')]);
     assert_eq!(app.session.cursor(), 2);
     assert!(fx.is_empty(), "X is to move: no search");
@@ -347,10 +347,10 @@ fn undo_and_redo_take_the_engine_reply_with_the_human_move() {
     assert_eq!(app.session.cursor(), 4);
     // After an undo, a new move drops the taken-back moves without asking (like redo).
     feed(&mut app, vec![ch('u')]);
-    app.view.cursor = ttt("c3");
+    app.view.cursor = ttt("b3");
     let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
     assert!(app.view.dialog.is_none());
-    assert_eq!(notations(&app), ["b2", "a1", "c3"]);
+    assert_eq!(notations(&app), ["b2", "a1", "b3"]);
     assert_eq!(
         search_id(&fx, Purpose::Move),
         app.engine.pending.unwrap().id
@@ -1348,4 +1348,31 @@ fn terminal_end_to_end_in_tmux() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(stdout.contains("PASS"), "{stdout}");
+}
+
+#[test]
+fn setup_scrolls_when_a_game_has_many_options() {
+    let mut state = setup();
+    state.config.game = gametree::games::GameKind::Kalah;
+    assert!(
+        state.lines().len() + 5 > 24,
+        "Kalah's options overflow 24 rows"
+    );
+    select(&mut state, Row::Start);
+    let text = render_setup(&state);
+    assert!(!text.contains("Enlarge"), "{text}");
+    assert!(
+        text.contains("Start the game"),
+        "the selected Start row is shown: {text}"
+    );
+    assert!(text.contains("↑ more"), "{text}");
+    select(&mut state, Row::Game);
+    let text = render_setup(&state);
+    assert!(text.contains("Kalah") && text.contains("↓ more"), "{text}");
+    // Clicks land on the rows as drawn, scrolled or not.
+    select(&mut state, Row::Load);
+    let text = render_setup(&state);
+    let y = text.lines().position(|l| l.contains("Load file")).unwrap();
+    let (row, _) = state.hit(Position::new(30, y as u16)).unwrap();
+    assert_eq!(state.rows()[row], Row::Load);
 }

@@ -9,7 +9,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::{Position, Rect, Size};
 
-use super::action::{Action, Pane};
+use super::action::{Action, Dir, Pane};
 use super::boards::{BoardView, HasBoard};
 use super::event::{Event, TICK_MS};
 use super::keymap::{self, KeyContext};
@@ -400,6 +400,22 @@ impl<G: HasBoard> App<G> {
         self.takeback = false;
         self.hint = None;
         self.follow_log();
+        self.fix_cursor();
+    }
+
+    /// Moves the cursor off a place where no move is legal any more (a filled cell, an
+    /// emptied pit) to the nearest one that is.
+    fn fix_cursor(&mut self) {
+        let game = self.session.current();
+        let cursor = self.view.cursor;
+        if game.outcome().is_some() || self.board.move_at(game, cursor).is_some() {
+            return;
+        }
+        self.view.cursor = [Dir::Right, Dir::Left, Dir::Down, Dir::Up]
+            .into_iter()
+            .map(|dir| self.board.step(game, cursor, dir))
+            .find(|&c| c != cursor)
+            .unwrap_or_else(|| self.board.home(game));
     }
 
     fn undo(&mut self, fx: &mut Vec<Effect<G>>) {
@@ -419,6 +435,7 @@ impl<G: HasBoard> App<G> {
             self.takeback = true;
         }
         self.follow_log();
+        self.fix_cursor();
         self.maybe_engine(fx);
     }
 
@@ -437,6 +454,7 @@ impl<G: HasBoard> App<G> {
             self.view.message = None;
         }
         self.follow_log();
+        self.fix_cursor();
         self.maybe_engine(fx);
     }
 
@@ -456,6 +474,7 @@ impl<G: HasBoard> App<G> {
             self.paused = true;
         }
         self.follow_log();
+        self.fix_cursor();
         self.maybe_engine(fx);
     }
 

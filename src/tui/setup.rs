@@ -93,9 +93,9 @@ pub enum SetupOutcome {
 }
 
 /// Width of the label column.
-pub const LABEL_W: u16 = 18;
+pub const LABEL_W: u16 = 25;
 /// Width of each side's column.
-pub const COLUMN_W: u16 = 24;
+pub const COLUMN_W: u16 = 22;
 
 /// The setup screen.
 #[derive(Clone, Debug)]
@@ -234,10 +234,12 @@ impl SetupState {
         for row in self.rows() {
             match row {
                 Row::Algorithm => lines.push(SetupLine::Heading(format!(
-                    "Engine settings   {:<w$}{}",
+                    "{:<l$}{:<w$}{}",
+                    "Engine settings",
                     format!("{} (moves first)", names[0]),
                     names[1],
-                    w = COLUMN_W as usize
+                    l = usize::from(LABEL_W) - 1,
+                    w = usize::from(COLUMN_W)
                 ))),
                 Row::Option(0) => lines.push(SetupLine::Heading(format!(
                     "{} options",
@@ -613,9 +615,28 @@ impl SetupState {
         Rect::new(frame.x + (frame.width - width) / 2, frame.y, width, height)
     }
 
-    /// The smallest frame the form fits in.
+    /// How many form lines fit inside the box.
+    pub fn visible_lines(&self) -> usize {
+        usize::from(self.form_area().height.saturating_sub(3))
+    }
+
+    /// The first form line shown: scrolled just enough to show the selected row and its
+    /// error line.
+    pub fn scroll(&self) -> usize {
+        let lines = self.lines();
+        let selected = self.row();
+        let Some(mut last) = lines.iter().position(|l| *l == SetupLine::Row(selected)) else {
+            return 0;
+        };
+        if matches!(lines.get(last + 1), Some(SetupLine::Error(_))) {
+            last += 1;
+        }
+        (last + 1).saturating_sub(self.visible_lines().max(1))
+    }
+
+    /// The smallest frame the form works in (it scrolls when it is taller).
     pub fn min_frame(&self) -> (u16, u16) {
-        (LABEL_W + 2 * COLUMN_W + 4, self.lines().len() as u16 + 5)
+        (LABEL_W + 2 * COLUMN_W + 4, 12)
     }
 
     /// The row and side under a screen position.
@@ -625,7 +646,11 @@ impl SetupState {
         if at.y < top || !area.contains(at) {
             return None;
         }
-        let line = self.lines().into_iter().nth(usize::from(at.y - top))?;
+        let offset = usize::from(at.y - top);
+        if offset >= self.visible_lines() {
+            return None;
+        }
+        let line = self.lines().into_iter().nth(self.scroll() + offset)?;
         let SetupLine::Row(row) = line else {
             return None;
         };

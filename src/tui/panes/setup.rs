@@ -32,10 +32,23 @@ pub fn draw(frame: &mut Frame, state: &SetupState, theme: &Theme) {
         .title(" gametree · new game ")
         .title_style(theme.title);
     let selected = state.row();
+    let all = state.lines();
+    let scroll = state.scroll();
+    let shown = state.visible_lines();
+    let block = if scroll + shown < all.len() {
+        block.title_bottom(Line::styled(" ↓ more ", theme.key).right_aligned())
+    } else {
+        block
+    };
+    let block = if scroll > 0 {
+        block.title(Line::styled(" ↑ more ", theme.key).right_aligned())
+    } else {
+        block
+    };
     let mut lines = vec![Line::raw("")];
-    for line in state.lines() {
+    for line in all.into_iter().skip(scroll).take(shown) {
         lines.push(match line {
-            SetupLine::Heading(text) => Line::styled(text, theme.title),
+            SetupLine::Heading(text) => Line::styled(format!(" {text}"), theme.title),
             SetupLine::Error(text) => Line::styled(format!("  {text}"), theme.error),
             SetupLine::Row(row) => {
                 let mut spans = vec![Span::styled(

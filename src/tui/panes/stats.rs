@@ -14,7 +14,7 @@ use crate::tui::action::Pane;
 use crate::tui::app::{App, format_line};
 use crate::tui::boards::{BoardView, HasBoard};
 use crate::tui::layout;
-use crate::tui::worker::Purpose;
+use crate::tui::worker::{MINIMAX_COUNT_BUDGET, Purpose};
 
 /// Nodes per second, short: `1.2M`, `35k`.
 fn short_rate(per_second: f64) -> String {
@@ -133,7 +133,7 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
                         n as f64 / last.result.stats.nodes as f64
                     ),
                     (_, Some(n)) => group_digits(n),
-                    (_, None) => "not known (tree too large)".to_string(),
+                    (_, None) => format!("> {}", group_digits(MINIMAX_COUNT_BUDGET)),
                 };
                 lines.push(Line::from(vec![
                     Span::styled("minimax would visit ", theme.dim),
