@@ -1259,6 +1259,7 @@ fn kalah_board_shows_pits_stores_counts_and_the_last_sowing() {
                 .contains(ratatui::style::Modifier::UNDERLINED)
         );
         assert!(text.contains("South to move (you)"), "extra turn: {text}");
+        assert!(text.contains("South 1 · North 0"), "{text}");
         assert!(text.contains(" a ") && text.contains(" f "), "{text}");
     }
 }

@@ -424,7 +424,7 @@ impl SetupState {
                 self.editing = Some(text);
             }
             KeyCode::Char(c) if row.is_text() => self.editing = Some(c.to_string()),
-            KeyCode::Char('q') | KeyCode::Esc => return SetupOutcome::Quit,
+            KeyCode::Char('q') => return SetupOutcome::Quit,
             _ => {}
         }
         SetupOutcome::Stay

@@ -314,6 +314,14 @@ impl BoardView<Dots> for DotsView {
             Player::Second => "B",
         }
     }
+
+    fn score(&self, game: &Dots) -> Option<String> {
+        Some(format!(
+            "A {} · B {}",
+            game.score(Player::First),
+            game.score(Player::Second)
+        ))
+    }
 }
 
 #[cfg(test)]

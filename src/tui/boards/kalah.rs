@@ -297,6 +297,14 @@ impl BoardView<Kalah> for KalahView {
     fn side_name(&self, player: Player) -> &'static str {
         Kalah::side_name(player)
     }
+
+    fn score(&self, game: &Kalah) -> Option<String> {
+        Some(format!(
+            "South {} · North {}",
+            game.store(Player::First),
+            game.store(Player::Second)
+        ))
+    }
 }
 
 #[cfg(test)]

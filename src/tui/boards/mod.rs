@@ -60,6 +60,12 @@ pub trait BoardView<G: Game> {
 
     /// What the players are called in this game (`X`/`O`, `Black`/`White`, ...).
     fn side_name(&self, player: Player) -> &'static str;
+
+    /// The running score, for games that keep one (`South 5 · North 3`).
+    fn score(&self, game: &G) -> Option<String> {
+        let _ = game;
+        None
+    }
 }
 
 /// A game with a board view: the bound the TUI is generic over.

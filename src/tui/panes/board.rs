@@ -2,6 +2,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::text::Line;
 
 use super::pane_block;
 use crate::tui::action::Pane;
@@ -18,10 +19,12 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         Some(_) => format!("{kind} · game over"),
         None => format!("{kind} · {} to move", app.board.side_name(game.to_move())),
     };
-    frame.render_widget(
-        pane_block(Pane::Board, app.view.focus, &title, &app.theme),
-        area,
-    );
+    let mut block = pane_block(Pane::Board, app.view.focus, &title, &app.theme);
+    if let Some(score) = app.board.score(game) {
+        block =
+            block.title_bottom(Line::styled(format!(" {score} "), app.theme.title).right_aligned());
+    }
+    frame.render_widget(block, area);
     let human_to_move = game.outcome().is_none() && app.is_human(game.to_move());
     let before = session
         .cursor()

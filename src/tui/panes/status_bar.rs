@@ -78,7 +78,7 @@ pub fn key_hints<G: HasBoard>(app: &App<G>) -> Vec<(&'static str, &'static str)>
     {
         keys.push(("Esc", "move now"));
     }
-    if app.engines_only() {
+    if app.engines_only() && game.outcome().is_none() {
         keys.push(("Space", if app.paused { "resume" } else { "pause" }));
         if app.paused {
             keys.push((".", "one move"));
