@@ -371,8 +371,15 @@ fn engines<G: Playable>(
 fn outcome_text<G: Playable>(game: &G) -> String {
     match game.outcome() {
         Some(crate::engine::Outcome::Win { winner, margin }) => match G::SCORING {
-            crate::engine::Scoring::Margin => format!("{winner} player wins by {margin}"),
-            crate::engine::Scoring::WinLoss => format!("{winner} player wins"),
+            crate::engine::Scoring::Margin => {
+                format!(
+                    "{} ({winner} player) wins by {margin}",
+                    G::side_name(winner)
+                )
+            }
+            crate::engine::Scoring::WinLoss => {
+                format!("{} ({winner} player) wins", G::side_name(winner))
+            }
         },
         Some(crate::engine::Outcome::Draw) => "draw".to_string(),
         None => "unfinished".to_string(),
@@ -413,7 +420,8 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
         } else {
             writeln!(
                 out,
-                "{ply:>3}. {mover:<6} {notation:<8} value {:>10}  depth {:>2}  nodes {:>12}  {:>9.1} ms",
+                "{ply:>3}. {:<6} {notation:<8} value {:>10}  depth {:>2}  nodes {:>12}  {:>9.1} ms",
+                G::side_name(mover),
                 score::format::<G>(result.value),
                 result.stats.depth,
                 group_digits(result.stats.nodes),
@@ -660,7 +668,8 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
                 bail!("the engine found no move")
             };
             println!(
-                "{mover} plays {}  (value {}, {} nodes, {:.1} ms)\n",
+                "{} plays {}  (value {}, {} nodes, {:.1} ms)\n",
+                G::side_name(mover),
                 game.format_move(mv),
                 score::format::<G>(result.value),
                 group_digits(result.stats.nodes),
@@ -669,7 +678,7 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
             session.play(mv, Some(result.value))?;
             continue;
         }
-        print!("{mover} to move> ");
+        print!("{} to move> ", G::side_name(mover));
         std::io::stdout().flush()?;
         let Some(line) = lines.next() else {
             return Ok(());

@@ -160,7 +160,7 @@ fn play_text_mode_plays_at_the_prompt() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success());
     assert!(text.contains("cannot read move `zz`"), "{text}");
-    assert!(text.contains("second plays"), "{text}");
+    assert!(text.contains("O plays"), "{text}");
     assert!(text.contains("hint:"), "{text}");
 }
 

@@ -797,6 +797,13 @@ impl Playable for Dots {
             _ => None,
         }
     }
+
+    fn side_name(player: Player) -> &'static str {
+        match player {
+            Player::First => "A",
+            Player::Second => "B",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -955,6 +955,10 @@ impl Playable for Kalah {
             _ => None,
         }
     }
+
+    fn side_name(player: Player) -> &'static str {
+        Kalah::side_name(player)
+    }
 }
 
 #[cfg(test)]

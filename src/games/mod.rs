@@ -11,7 +11,7 @@ use std::str::FromStr;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Evaluator, Game};
+use crate::engine::{Evaluator, Game, Player};
 use crate::error::ConfigError;
 
 /// Which game. Parsed from the config, the command line and the setup screen.
@@ -121,6 +121,14 @@ pub trait Playable: Game {
 
     /// The evaluator called `name` ("default" = the first), or `None` if there is none such.
     fn evaluator(options: &Self::Options, name: &str) -> Option<Self::Eval>;
+
+    /// What people call `player`'s side in this game (X/O, Black/White, South/North).
+    fn side_name(player: Player) -> &'static str {
+        match player {
+            Player::First => "first",
+            Player::Second => "second",
+        }
+    }
 }
 
 /// Resolves an evaluator name for a game, with an error that lists the choices.

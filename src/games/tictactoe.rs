@@ -296,6 +296,13 @@ impl Playable for TicTacToe {
     fn evaluator(_options: &TicTacToeOptions, name: &str) -> Option<LinesEval> {
         matches!(name, "default" | "lines").then_some(LinesEval)
     }
+
+    fn side_name(player: Player) -> &'static str {
+        match player {
+            Player::First => "X",
+            Player::Second => "O",
+        }
+    }
 }
 
 #[cfg(test)]
