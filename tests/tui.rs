@@ -822,12 +822,6 @@ mod endless {
         fn hit(&self, _game: &Endless, area: Rect, at: Position) -> Option<u8> {
             (at.y == area.y && at.x >= area.x && at.x < area.x + 8).then(|| (at.x - area.x) as u8)
         }
-        fn side_name(&self, player: Player) -> &'static str {
-            match player {
-                Player::First => "A",
-                Player::Second => "B",
-            }
-        }
     }
 
     impl HasBoard for Endless {

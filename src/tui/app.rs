@@ -353,7 +353,7 @@ impl<G: HasBoard> App<G> {
         } else {
             "engine"
         };
-        format!("{} ({who})", self.board.side_name(player))
+        format!("{} ({who})", G::side_name(player))
     }
 
     fn play_cursor(&mut self, fx: &mut Vec<Effect<G>>) {

@@ -9,7 +9,6 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::{Position, Rect};
 
-use super::boards::{BoardView, HasBoard};
 use crate::config::{Config, PlayerKind, SideConfig};
 use crate::engine::Player;
 use crate::engine::search::Algorithm;
@@ -120,10 +119,10 @@ pub struct SetupState {
 
 /// Side names of a game (`X`, `O`...).
 pub fn side_names(kind: GameKind) -> [&'static str; 2] {
-    crate::with_game!(kind, G => {
-        let view = <G as HasBoard>::View::default();
-        [view.side_name(Player::First), view.side_name(Player::Second)]
-    })
+    crate::with_game!(kind, G => [
+        <G as Playable>::side_name(Player::First),
+        <G as Playable>::side_name(Player::Second),
+    ])
 }
 
 fn option_entries(config: &Config) -> Vec<(&'static str, String)> {

@@ -308,13 +308,6 @@ impl BoardView<Dots> for DotsView {
         None
     }
 
-    fn side_name(&self, player: Player) -> &'static str {
-        match player {
-            Player::First => "A",
-            Player::Second => "B",
-        }
-    }
-
     fn score(&self, game: &Dots) -> Option<String> {
         Some(format!(
             "A {} · B {}",

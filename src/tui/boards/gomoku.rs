@@ -213,13 +213,6 @@ impl BoardView<Gomoku> for GomokuView {
             .find(|&(row, col)| geo.hit_rect(row, col).contains(at))
             .and_then(|(row, col)| game.cell(row, col))
     }
-
-    fn side_name(&self, player: Player) -> &'static str {
-        match player {
-            Player::First => "Black",
-            Player::Second => "White",
-        }
-    }
 }
 
 #[cfg(test)]

@@ -294,10 +294,6 @@ impl BoardView<Kalah> for KalahView {
         (0..game.pit_count() as u8).find(|&index| geo.hole(Hole::Pit { side, index }).contains(at))
     }
 
-    fn side_name(&self, player: Player) -> &'static str {
-        Kalah::side_name(player)
-    }
-
     fn score(&self, game: &Kalah) -> Option<String> {
         Some(format!(
             "South {} · North {}",

@@ -14,7 +14,7 @@ use ratatui::style::Style;
 
 use super::action::Dir;
 use super::theme::Theme;
-use crate::engine::{Game, Player};
+use crate::engine::Game;
 use crate::games::Playable;
 
 /// What a board needs to know besides the position itself.
@@ -57,9 +57,6 @@ pub trait BoardView<G: Game> {
 
     /// The cursor position under the screen position `at`, for a board drawn in `area`.
     fn hit(&self, game: &G, area: Rect, at: Position) -> Option<Self::Cursor>;
-
-    /// What the players are called in this game (`X`/`O`, `Black`/`White`, ...).
-    fn side_name(&self, player: Player) -> &'static str;
 
     /// The running score, for games that keep one (`South 5 · North 3`).
     fn score(&self, game: &G) -> Option<String> {

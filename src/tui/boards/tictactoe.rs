@@ -175,13 +175,6 @@ impl BoardView<TicTacToe> for TicTacToeView {
         let geo = geometry(area)?;
         (0..9).find(|&cell| cell_rect(geo, cell).contains(at))
     }
-
-    fn side_name(&self, player: Player) -> &'static str {
-        match player {
-            Player::First => "X",
-            Player::Second => "O",
-        }
-    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
     let kind = G::KIND.title();
     let title = match game.outcome() {
         Some(_) => format!("{kind} · game over"),
-        None => format!("{kind} · {} to move", app.board.side_name(game.to_move())),
+        None => format!("{kind} · {} to move", G::side_name(game.to_move())),
     };
     let mut block = pane_block(Pane::Board, app.view.focus, &title, &app.theme);
     if let Some(score) = app.board.score(game) {

@@ -10,7 +10,7 @@ use super::pane_block;
 use crate::engine::score;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
-use crate::tui::boards::{BoardView, HasBoard};
+use crate::tui::boards::HasBoard;
 use crate::tui::layout;
 
 /// Draws the move log into `area`.
@@ -39,7 +39,7 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
                 let extra = row >= 2 && steps[row - 2].mover == step.mover;
                 spans.push(Span::raw(format!("{row:>3}. ")));
                 spans.push(Span::styled(
-                    format!("{:<6}", app.board.side_name(step.mover)),
+                    format!("{:<6}", G::side_name(step.mover)),
                     theme.player(step.mover),
                 ));
                 spans.push(Span::raw(format!("{:<8}", step.notation)));

@@ -12,7 +12,7 @@ use crate::engine::search::{Algorithm, SearchResult};
 use crate::engine::stats::{SearchStats, group_digits};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, format_line};
-use crate::tui::boards::{BoardView, HasBoard};
+use crate::tui::boards::HasBoard;
 use crate::tui::layout;
 use crate::tui::worker::{MINIMAX_COUNT_BUDGET, Purpose};
 
@@ -74,8 +74,8 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
     };
     let settings = &app.settings[side.index()];
     let who = match purpose {
-        Purpose::Move => format!("{} engine", app.board.side_name(side)),
-        Purpose::Hint => format!("hint for {}", app.board.side_name(side)),
+        Purpose::Move => format!("{} engine", G::side_name(side)),
+        Purpose::Hint => format!("hint for {}", G::side_name(side)),
     };
     let mut head = vec![
         Span::styled(who, theme.player(side)),

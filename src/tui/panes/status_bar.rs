@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 use super::{seconds, spinner};
 use crate::engine::{Outcome, Scoring};
 use crate::tui::app::App;
-use crate::tui::boards::{BoardView, HasBoard};
+use crate::tui::boards::HasBoard;
 use crate::tui::worker::Purpose;
 
 /// The first line's state text (also used by tests).
@@ -20,7 +20,7 @@ pub fn state_text<G: HasBoard>(app: &App<G>) -> String {
     let game = session.current();
     let mut text = match game.outcome() {
         Some(Outcome::Win { winner, margin }) => {
-            let name = app.board.side_name(winner);
+            let name = G::side_name(winner);
             let who = if app.is_human(winner) && !app.engines_only() {
                 " (you)"
             } else if app.engines_only() || app.is_human(winner.other()) {
@@ -38,7 +38,7 @@ pub fn state_text<G: HasBoard>(app: &App<G>) -> String {
         None => {
             let side = game.to_move();
             let who = if app.is_human(side) { "you" } else { "engine" };
-            format!("{} to move ({who})", app.board.side_name(side))
+            format!("{} to move ({who})", G::side_name(side))
         }
     };
     if !session.at_end() {
