@@ -15,7 +15,6 @@ use crate::engine::perft;
 use crate::engine::score;
 use crate::engine::search::{Algorithm, SearchSettings};
 use crate::engine::stats::group_digits;
-use crate::engine::tree::{Bound, SearchTree};
 use crate::engine::{Game, Player};
 use crate::games::{GameKind, GameOptions, Playable};
 use crate::player::EnginePlayer;
@@ -47,6 +46,10 @@ pub enum Command {
     Solve(SolveArgs),
     /// Counts move sequences of exactly N moves (rules check and move-generation speed).
     Perft(PerftArgs),
+    /// Engine settings play each other: standings, Elo and the pairing matrix.
+    Tournament(crate::tournament::command::TournamentArgs),
+    /// Chooses an evaluator's weights by tournament (e.g. `gametree tune kalah`).
+    Tune(crate::tournament::command::TuneArgs),
 }
 
 /// Game options as flags; each applies to the games that have it.
@@ -222,6 +225,8 @@ pub enum TreeFormat {
     Text,
     /// Nodes with ids and parent ids and every recorded field.
     Json,
+    /// Graphviz DOT: cut-off branches dashed, the principal variation bold.
+    Dot,
 }
 
 /// `gametree tree`.
@@ -543,90 +548,29 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
     let mut engine = EnginePlayer::<G>::new(&side, &options, "command line", "players.second")?;
     let max_nodes = args.max_nodes.unwrap_or(config.tree.max_nodes);
     let (result, tree) = engine.think_recorded(&game, max_nodes, &StopFlag::new());
+    let exported = crate::export::export(&game, &tree);
+    let best = result.best.map(|m| game.format_move(m));
     match args.format {
         TreeFormat::Text => {
             let mut out = std::io::stdout().lock();
-            write_tree_text(&mut out, &game, &tree)?;
+            write!(out, "{}", crate::export::to_text::<G>(&exported))?;
             writeln!(
                 out,
-                "best {} value {} nodes {} cut-offs {}{}",
-                result
-                    .best
-                    .map_or_else(|| "none".to_string(), |m| game.format_move(m)),
+                "best {} value {} nodes {} cut-offs {}",
+                best.as_deref().unwrap_or("none"),
                 score::format::<G>(result.value),
                 result.stats.nodes,
                 result.stats.cutoffs,
-                if tree.truncated {
-                    format!(" (tree truncated at {max_nodes} nodes)")
-                } else {
-                    String::new()
-                }
             )?;
         }
         TreeFormat::Json => {
-            let nodes: Vec<_> = tree
-                .nodes
-                .iter()
-                .enumerate()
-                .map(|(id, n)| {
-                    json!({
-                        "id": id, "parent": n.parent, "move": n.mv.map(|m| game.format_move(m)),
-                        "depth": n.depth, "to_move": n.to_move, "alpha": n.alpha, "beta": n.beta,
-                        "value": n.value, "bound": n.bound, "skipped": n.skipped, "pv": n.on_pv,
-                    })
-                })
-                .collect();
-            println!(
-                "{}",
-                json!({"nodes": nodes, "truncated": tree.truncated, "best_move": result.best.map(|m| game.format_move(m)), "value": result.value})
-            );
+            let mut value = serde_json::to_value(&exported)?;
+            value["best_move"] = json!(best);
+            value["value"] = json!(result.value);
+            value["stats"] = serde_json::to_value(result.stats)?;
+            println!("{value}");
         }
-    }
-    Ok(())
-}
-
-fn write_tree_text<G: Playable>(
-    out: &mut impl Write,
-    game: &G,
-    tree: &SearchTree<G::Move>,
-) -> std::io::Result<()> {
-    let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
-    while let Some((index, indent)) = stack.pop() {
-        let Some(node) = tree.nodes.get(index as usize) else {
-            continue;
-        };
-        let name = node
-            .mv
-            .map_or_else(|| "root".to_string(), |m| game.format_move(m));
-        let window = |v: i32| {
-            if v >= score::INFINITY {
-                "+inf".to_string()
-            } else if v <= -score::INFINITY {
-                "-inf".to_string()
-            } else {
-                score::format::<G>(v)
-            }
-        };
-        let cut = match node.bound {
-            Bound::Lower if node.skipped > 0 => {
-                format!("  cut-off, {} moves skipped", node.skipped)
-            }
-            Bound::Lower => "  cut-off".to_string(),
-            Bound::Upper => "  fail-low".to_string(),
-            Bound::Exact => String::new(),
-        };
-        writeln!(
-            out,
-            "{}{}{name}  value {}  [{}, {}]{cut}",
-            "  ".repeat(indent),
-            if node.on_pv { "*" } else { "" },
-            score::format::<G>(node.value),
-            window(node.alpha),
-            window(node.beta)
-        )?;
-        for &child in node.children.iter().rev() {
-            stack.push((child, indent + 1));
-        }
+        TreeFormat::Dot => print!("{}", crate::export::to_dot::<G>(&exported)),
     }
     Ok(())
 }
@@ -754,5 +698,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let kind = parse_game(&args.game)?;
             crate::with_game!(kind, G => perft_command::<G>(&config, &args))
         }
+        Some(Command::Tournament(args)) => crate::tournament::command::tournament(&config, &args),
+        Some(Command::Tune(args)) => crate::tournament::command::tune(&config, &args),
     }
 }

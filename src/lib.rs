@@ -6,6 +6,8 @@
 //! - [`config`]: `config.toml`, validated with messages that name file, key and range;
 //! - [`player`]: an engine player built from the config;
 //! - [`session`]: a game in progress: the step list, undo/redo, save/load;
+//! - [`tournament`]: tournaments between engine settings, and tuning evaluator weights by them;
+//! - [`export`]: the recorded search tree as text, JSON and Graphviz DOT;
 //! - [`tui`]: the full-screen terminal program (setup, board, log, engine panes);
 //! - [`error`]: the library's error types.
 
@@ -13,7 +15,9 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod export;
 pub mod games;
 pub mod player;
 pub mod session;
+pub mod tournament;
 pub mod tui;

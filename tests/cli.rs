@@ -65,6 +65,9 @@ fn solve_reproduces_reference_margins() {
     assert_eq!(v["value"], -12);
     let v = json(ok(&["solve", "dots", "--rows", "1", "--cols", "3", "--json"]).trim());
     assert_eq!(v["value"], -1);
+    // ../shared/reference/kinarow.md: 4,4,3 is a first-player win.
+    let v = json(ok(&["solve", "gomoku", "--size", "4", "--connect", "3", "--json"]).trim());
+    assert_eq!(v["value"], 1);
     let e = refused(&["solve", "kalah", "--pits", "40"]);
     assert!(e.contains("--pits 40: pits must be 1..=12"), "{e}");
 }

@@ -549,7 +549,7 @@ fn options_set_and_entries() {
 #[test]
 fn evaluators_score_for_the_side_to_move() {
     let options = KalahOptions::default();
-    assert_eq!(Kalah::EVALUATORS, ["store", "linear"]);
+    assert_eq!(Kalah::EVALUATORS, ["store", "linear", "tuned"]);
     assert_eq!(
         Kalah::evaluator(&options, "default").unwrap().name(),
         "store"

@@ -11,6 +11,7 @@ use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game};
 use gametree::games::dots::{Dots, DotsOptions};
+use gametree::games::gomoku::{Gomoku, GomokuOptions};
 use gametree::games::kalah::{Kalah, KalahOptions};
 use gametree::games::tictactoe::TicTacToe;
 use gametree::games::{GameOptions, Playable};
@@ -171,6 +172,18 @@ fn kalah(pits: u32, stones: u32, empty_capture: bool) -> Kalah {
     Kalah::new_game(&options)
 }
 
+fn gomoku(size: usize, connect: usize, standard: bool) -> Gomoku {
+    let mut options = GomokuOptions::default();
+    options.set("size", &size.to_string()).unwrap();
+    options
+        .set("connect", &connect.min(size).to_string())
+        .unwrap();
+    options
+        .set("rule", if standard { "standard" } else { "freestyle" })
+        .unwrap();
+    Gomoku::new_game(&options)
+}
+
 fn dots(rows: u32, cols: u32) -> Dots {
     let mut options = DotsOptions::default();
     options.set("rows", &rows.to_string()).unwrap();
@@ -199,6 +212,19 @@ proptest! {
             let eval = Kalah::evaluator(&KalahOptions::default(), name).unwrap();
             check_agreement(&game, &eval, depth);
         }
+    }
+
+    #[test]
+    fn gomoku_contract(seed in any::<u64>(), size in 3usize..=7, connect in 2usize..=5, standard in any::<bool>()) {
+        check_contract(gomoku(size, connect, standard), seed);
+    }
+
+    #[test]
+    fn gomoku_agreement(seed in any::<u64>(), size in 3usize..=6, connect in 3usize..=4, plies in 0usize..10, depth in 1u32..=3) {
+        let game = random_position(gomoku(size, connect, false), plies, seed);
+        check_agreement(&game, &HashEval, depth);
+        let eval = Gomoku::evaluator(&GomokuOptions::default(), "default").unwrap();
+        check_agreement(&game, &eval, depth);
     }
 
     #[test]

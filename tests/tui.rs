@@ -1371,3 +1371,72 @@ fn setup_scrolls_when_a_game_has_many_options() {
     let (row, _) = state.hit(Position::new(30, y as u16)).unwrap();
     assert_eq!(state.rows()[row], Row::Load);
 }
+
+// ---------------------------------------------------------------------------------------
+// Gomoku
+// ---------------------------------------------------------------------------------------
+
+use gametree::games::gomoku::Gomoku;
+
+#[test]
+fn gomoku_board_has_coordinates_stones_last_move_and_winning_run() {
+    let mut app = new_app::<Gomoku>(&config(true, true));
+    play_line(&mut app, "h8 a1 h9 a2 h10 a3 h11 a4");
+    let buf = render(&mut app, 80, 24);
+    let text = screen(&buf);
+    // 15x15: letters a..o below, rows 1..15 at the left, 15 at the top.
+    let letters = lines(&buf)
+        .iter()
+        .position(|l| l.contains("a b c d e f g h i j k l m n o"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let fifteen = find(&buf, "15 ┌").unwrap();
+    let one = find(&buf, " 1 ").unwrap();
+    assert!(fifteen.y < one.y && one.y < letters as u16, "{text}");
+    assert_eq!(text.matches('●').count(), 4, "{text}");
+    assert_eq!(text.matches('○').count(), 4, "{text}");
+    let a4 = spot(&app, app.session.current().parse_move("a4").unwrap());
+    let centre = Position::new(a4.x, a4.y);
+    assert!(
+        (centre.x.saturating_sub(1)..=centre.x + 1)
+            .any(|x| buf[(x, centre.y)].bg == app.theme.last_move.bg.unwrap()),
+        "{text}"
+    );
+    // Black completes five: the run is highlighted at 120x40 too.
+    play_line(&mut app, "h12");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let text = screen(&buf);
+        assert!(text.contains("Black (you) wins"), "{text}");
+        let board = board_inner(&app);
+        let won = board
+            .positions()
+            .filter(|&p| buf[p].symbol() == "●" && buf[p].bg == app.theme.win.bg.unwrap())
+            .count();
+        assert_eq!(won, 5, "{text}");
+    }
+}
+
+#[test]
+fn gomoku_play_by_keyboard_and_mouse() {
+    let mut app = new_app::<Gomoku>(&config(true, false));
+    app.start();
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(notations(&app), ["h8"], "the cursor starts at the centre");
+    let id = search_id(&fx, Purpose::Move);
+    let reply = app.session.current().parse_move("h9").unwrap();
+    feed(&mut app, vec![finished(id, reply, 0)]);
+    // The cursor left the stone; arrows walk over empty points.
+    feed(
+        &mut app,
+        vec![key(KeyCode::Left), key(KeyCode::Up), key(KeyCode::Enter)],
+    );
+    assert_eq!(app.session.steps().len(), 3);
+    let id = app.engine.pending.unwrap().id;
+    let reply = app.session.current().parse_move("a1").unwrap();
+    feed(&mut app, vec![finished(id, reply, 0)]);
+    render(&mut app, 80, 24);
+    let o15 = app.session.current().parse_move("o15").unwrap();
+    let at = spot(&app, o15);
+    feed(&mut app, vec![click(at)]);
+    assert_eq!(notations(&app).last().unwrap(), "o15");
+}

@@ -1,12 +1,12 @@
 //! Recording the search tree: the [`SearchObserver`] the search reports to, a zero-cost
 //! [`NoopObserver`] for normal play, and the bounded [`TreeRecorder`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Player;
 
 /// What kind of value a node returned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Bound {
     /// The true value (it fell strictly inside the window).

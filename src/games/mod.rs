@@ -2,6 +2,7 @@
 //! search internals beyond the [`Game`] and [`Evaluator`] traits.
 
 pub mod dots;
+pub mod gomoku;
 pub mod kalah;
 pub mod tictactoe;
 
@@ -183,7 +184,7 @@ macro_rules! with_game {
                 $body
             }
             $crate::games::GameKind::Gomoku => {
-                type $G = $crate::games::tictactoe::TicTacToe; // MERGE-PENDING gomoku::Gomoku
+                type $G = $crate::games::gomoku::Gomoku;
                 $body
             }
             $crate::games::GameKind::Kalah => {

@@ -135,26 +135,25 @@ impl BoardView<Gomoku> for GomokuView {
                 if let Some(style) = highlight {
                     paint(buf, mark, style);
                 }
-                match game.at(cell) {
-                    Some(player) => put(buf, x, y, stone_symbol(player), theme.player(player)),
-                    None => {
-                        let top = row + 1 == n;
-                        let bottom = row == 0;
-                        let left = col == 0;
-                        let right = col + 1 == n;
-                        let symbol = match (top, bottom, left, right) {
-                            (true, _, true, _) => "┌",
-                            (true, _, _, true) => "┐",
-                            (true, _, _, _) => "┬",
-                            (_, true, true, _) => "└",
-                            (_, true, _, true) => "┘",
-                            (_, true, _, _) => "┴",
-                            (_, _, true, _) => "├",
-                            (_, _, _, true) => "┤",
-                            _ => "┼",
-                        };
-                        put(buf, x, y, symbol, theme.grid);
-                    }
+                if let Some(player) = game.at(cell) {
+                    put(buf, x, y, stone_symbol(player), theme.player(player));
+                } else {
+                    let top = row + 1 == n;
+                    let bottom = row == 0;
+                    let left = col == 0;
+                    let right = col + 1 == n;
+                    let symbol = match (top, bottom, left, right) {
+                        (true, _, true, _) => "┌",
+                        (true, _, _, true) => "┐",
+                        (true, _, _, _) => "┬",
+                        (_, true, true, _) => "└",
+                        (_, true, _, true) => "┘",
+                        (_, true, _, _) => "┴",
+                        (_, _, true, _) => "├",
+                        (_, _, _, true) => "┤",
+                        _ => "┼",
+                    };
+                    put(buf, x, y, symbol, theme.grid);
                 }
                 if ctx.cursor == Some(cell) {
                     paint(buf, mark, theme.cursor);

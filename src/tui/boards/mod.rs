@@ -3,6 +3,7 @@
 //! mouse hits is exactly what is on screen. Games never import ratatui; this is their face.
 
 pub mod dots;
+pub mod gomoku;
 pub mod kalah;
 pub mod tictactoe;
 
@@ -77,6 +78,10 @@ impl HasBoard for crate::games::tictactoe::TicTacToe {
 
 impl HasBoard for crate::games::dots::Dots {
     type View = dots::DotsView;
+}
+
+impl HasBoard for crate::games::gomoku::Gomoku {
+    type View = gomoku::GomokuView;
 }
 
 impl HasBoard for crate::games::kalah::Kalah {

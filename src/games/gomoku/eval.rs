@@ -1,0 +1,331 @@
+//! Gomoku evaluation by line patterns, and the ranking of candidate points that makes a
+//! 15x15 search feasible. Reads the shape counts that `play` keeps per line; never allocates.
+//!
+//! The weights are the classic Gomoku table (five 100000; open four, double closed four or
+//! closed four + open three 10000; double open three 5000; closed three + open three 1000;
+//! closed four 500; open three 200; double open two 100; closed three 50; open two 5; closed
+//! two 3), with the pattern names generalised to `connect` (see [`Shape`]).
+
+use super::shape::Shape;
+use super::{Cell, Gomoku};
+use crate::engine::score::MAX_HEURISTIC;
+use crate::engine::{Evaluator, Game, Player};
+
+/// How many shapes of each kind a player has (on the whole board, or through one point).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PatternCounts {
+    /// Indexed by [`Shape`] (`counts[Shape::OpenThree as usize]`); index 0 is unused.
+    pub counts: [u16; 8],
+}
+
+/// The value of having the move when the side to move holds a four: it makes five next.
+pub const FOUR_TO_MOVE: i32 = 500_000;
+/// The value (for the side to move) of facing an open four with no four of one's own: lost.
+pub const FACING_OPEN_FOUR: i32 = -400_000;
+/// The bonus for an open three when the opponent has no four: it becomes an open four now.
+pub const OPEN_THREE_TO_MOVE: i32 = 10_000;
+
+impl PatternCounts {
+    /// Counts from the 16-bit lanes kept in the position.
+    fn from_lanes(lanes: u128) -> Self {
+        let mut counts = [0u16; 8];
+        for (i, count) in counts.iter_mut().enumerate() {
+            *count = (lanes >> (16 * i)) as u16;
+        }
+        Self { counts }
+    }
+
+    /// How many of `shape`.
+    pub fn get(&self, shape: Shape) -> u16 {
+        self.counts[shape as usize]
+    }
+
+    /// Adds one `shape` (`Shape::None` is ignored).
+    pub fn add(&mut self, shape: Shape) {
+        if shape != Shape::None {
+            self.counts[shape as usize] += 1;
+        }
+    }
+
+    /// Open plus closed fours.
+    pub fn fours(&self) -> u16 {
+        self.get(Shape::OpenFour) + self.get(Shape::ClosedFour)
+    }
+
+    /// The weight of the strongest combination present, from the table (five
+    /// 100000 down to closed two 3).
+    pub fn category(&self) -> i32 {
+        category(&self.counts)
+    }
+
+    /// The score of these shapes for their owner: the [`PatternCounts::category`] of the
+    /// strongest combination plus every shape's own weight, so that more of a kind counts
+    /// for more while one instance of each category still ranks in the table's order.
+    pub fn score(&self) -> i32 {
+        score(&self.counts)
+    }
+}
+
+/// See [`PatternCounts::category`]; `const` so that [`POINT_VALUE`] is built at compile time.
+const fn category(counts: &[u16; 8]) -> i32 {
+    let [
+        _,
+        closed_two,
+        open_two,
+        closed_three,
+        open_three,
+        closed_four,
+        open_four,
+        five,
+    ] = *counts;
+    if five > 0 {
+        100_000
+    } else if open_four > 0 || closed_four >= 2 || (closed_four > 0 && open_three > 0) {
+        10_000
+    } else if open_three >= 2 {
+        5_000
+    } else if closed_three > 0 && open_three > 0 {
+        1_000
+    } else if closed_four > 0 {
+        500
+    } else if open_three > 0 {
+        200
+    } else if open_two >= 2 {
+        100
+    } else if closed_three > 0 {
+        50
+    } else if open_two > 0 {
+        5
+    } else if closed_two > 0 {
+        3
+    } else {
+        0
+    }
+}
+
+/// See [`PatternCounts::score`].
+const fn score(counts: &[u16; 8]) -> i32 {
+    const SINGLE: [i32; 8] = [0, 3, 5, 50, 200, 500, 10_000, 100_000];
+    let mut singles = 0;
+    let mut i = 0;
+    while i < 8 {
+        singles += counts[i] as i32 * SINGLE[i];
+        i += 1;
+    }
+    category(counts) + singles
+}
+
+/// The four directional shapes of a point packed in 3-bit fields (`shape << 3 * direction`).
+type PointKey = usize;
+
+/// The score of every combination of four directional shapes at one point, by the same
+/// table as the board ([`PatternCounts::score`]), indexed by a [`PointKey`].
+static POINT_VALUE: [i32; 1 << 12] = point_values();
+
+const fn point_values() -> [i32; 1 << 12] {
+    let mut table = [0; 1 << 12];
+    let mut key = 0;
+    while key < table.len() {
+        let mut counts = [0u16; 8];
+        let mut d = 0;
+        while d < 4 {
+            let shape = (key >> (3 * d)) & 7;
+            if shape != Shape::None as usize {
+                counts[shape] += 1;
+            }
+            d += 1;
+        }
+        table[key] = score(&counts);
+        key += 1;
+    }
+    table
+}
+
+/// True when one of the four shapes of a [`PointKey`] is a five (all three bits set).
+#[inline]
+fn has_five(key: PointKey) -> bool {
+    key & (key >> 1) & (key >> 2) & 0o1111 != 0
+}
+
+impl Gomoku {
+    /// `player`'s shapes over the whole board (each cluster of stones along a line counts
+    /// once, as its strongest shape).
+    pub fn pattern_counts(&self, player: Player) -> PatternCounts {
+        PatternCounts::from_lanes(self.totals[player.index()])
+    }
+
+    /// The shapes `player` would make by playing `cell`, in the directions row, column,
+    /// diagonal (up-right) and anti-diagonal (up-left); all [`Shape::None`] when the cell is
+    /// taken or off the board.
+    pub fn shapes_if_played(&self, cell: Cell, player: Player) -> [Shape; 4] {
+        let (row, col) = self.row_col(cell);
+        if row >= self.size() || self.stone(row, col).is_some() {
+            return [Shape::None; 4];
+        }
+        self.shapes_at(row, col, player.index())
+    }
+
+    #[inline]
+    fn shapes_at(&self, row: usize, col: usize, p: usize) -> [Shape; 4] {
+        let mut shapes = [Shape::None; 4];
+        for (shape, (index, pos)) in shapes.iter_mut().zip(self.lines_through(row, col)) {
+            let line = &self.lines[index];
+            let len = u32::from(line.len);
+            if len >= self.table.connect() {
+                let (own, blocked) = self.table.pad(line.stones[p], line.stones[1 - p], len);
+                *shape = self.table.shape_if_placed(own, blocked, pos);
+            }
+        }
+        shapes
+    }
+}
+
+/// Gomoku's evaluators.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GomokuEval {
+    /// Line patterns of both sides (see the module doc), with the move's tempo.
+    #[default]
+    Patterns,
+}
+
+impl Evaluator<Gomoku> for GomokuEval {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Patterns => "patterns",
+        }
+    }
+
+    /// Own pattern score minus the opponent's, from the side to move, with the tempo the
+    /// move gives: a four of the mover's is a five next move ([`FOUR_TO_MOVE`]); failing
+    /// that, an open four of the opponent's cannot be stopped ([`FACING_OPEN_FOUR`]); an open
+    /// three of the mover's, with no opposing four to answer, becomes an open four
+    /// ([`OPEN_THREE_TO_MOVE`]).
+    fn evaluate(&self, game: &Gomoku) -> i32 {
+        let mover = game.to_move();
+        let mine = game.pattern_counts(mover);
+        let theirs = game.pattern_counts(mover.other());
+        let value = if mine.fours() > 0 {
+            FOUR_TO_MOVE
+        } else if theirs.get(Shape::OpenFour) > 0 {
+            FACING_OPEN_FOUR
+        } else {
+            let tempo = if mine.get(Shape::OpenThree) > 0 && theirs.fours() == 0 {
+                OPEN_THREE_TO_MOVE
+            } else {
+                0
+            };
+            mine.score() - theirs.score() + tempo
+        };
+        value.clamp(-MAX_HEURISTIC, MAX_HEURISTIC)
+    }
+}
+
+/// Fills `out` with the best `limit` empty points near stones (Chebyshev distance 2), ranked
+/// by attack plus defence: the pattern value of the mover's stone there plus that of the
+/// opponent's. If the mover can make five, only those points are given; else, if the
+/// opponent threatens five, only the points that block it (any other move loses at once).
+/// The empty board gives its centre; `limit` 0 gives every legal move.
+pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
+    out.clear();
+    if game.outcome().is_some() {
+        return;
+    }
+    if limit == 0 {
+        game.legal_moves(out);
+        return;
+    }
+    if game.stones_played() == 0 {
+        out.push(game.centre());
+        return;
+    }
+    let n = game.size();
+    let full = (1u32 << n) - 1;
+    // Occupied cells spread two columns either way, then OR-ed over two rows either way.
+    let mut spread = [0u32; super::MAX_SIZE];
+    for (row, spread) in spread.iter_mut().enumerate().take(n) {
+        let [black, white] = game.lines[row].stones;
+        let occupied = black | white;
+        *spread = (occupied | occupied << 1 | occupied << 2 | occupied >> 1 | occupied >> 2) & full;
+    }
+    let me = game.to_move().index();
+    // Every line padded once for both players, rather than once per point and direction.
+    let k = game.table.connect();
+    let mut padded = [[(0u64, 0u64); 2]; super::MAX_LINES];
+    for (line, padded) in game.lines.iter().zip(&mut padded).take(6 * n - 2) {
+        let len = u32::from(line.len);
+        if len >= k {
+            let [black, white] = line.stones;
+            *padded = [
+                game.table.pad(black, white, len),
+                game.table.pad(white, black, len),
+            ];
+        }
+    }
+    // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
+    // equal values fall back to cell order, so the result is reproducible.
+    let mut ranked = [0u64; super::MAX_CELLS];
+    let mut count = 0;
+    let (mut wins, mut blocks) = (false, false);
+    for row in 0..n {
+        let near = spread[row.saturating_sub(2)..(row + 3).min(n)]
+            .iter()
+            .fold(0, |acc, s| acc | s);
+        let mut todo = near & game.empty_in_row(row);
+        while todo != 0 {
+            let col = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
+            for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
+                if u32::from(game.lines[index].len) >= k {
+                    let [mine, theirs] = [padded[index][me], padded[index][1 - me]];
+                    let table = &game.table;
+                    attack |= (table.shape_if_placed(mine.0, mine.1, pos) as usize) << (3 * d);
+                    defence |= (table.shape_if_placed(theirs.0, theirs.1, pos) as usize) << (3 * d);
+                }
+            }
+            // Wins first, then blocks; among the rest attack plus defence.
+            let value = if has_five(attack) {
+                wins = true;
+                u32::MAX
+            } else if has_five(defence) {
+                blocks = true;
+                u32::MAX - 1
+            } else {
+                (POINT_VALUE[attack] + POINT_VALUE[defence]) as u32
+            };
+            ranked[count] = u64::from(u32::MAX - value) << 16 | (row * n + col) as u64;
+            count += 1;
+        }
+    }
+    let ranked = &mut ranked[..count];
+    let keep = if wins || blocks {
+        count
+    } else {
+        limit.min(count)
+    };
+    if keep > 0 && keep < count {
+        ranked.select_nth_unstable(keep - 1);
+    }
+    let ranked = &mut ranked[..keep];
+    ranked.sort_unstable();
+    let forced = if wins {
+        0
+    } else if blocks {
+        1
+    } else {
+        u32::MAX
+    };
+    out.extend(
+        ranked
+            .iter()
+            .take_while(|&&key| (key >> 16) as u32 <= forced)
+            .take(limit)
+            .map(|&key| key as Cell),
+    );
+    if out.is_empty() {
+        // Cannot happen while an empty cell exists (one always touches a stone), but never
+        // leave the search without a move.
+        game.legal_moves(out);
+        out.truncate(limit);
+    }
+}

@@ -1,0 +1,429 @@
+//! Line shapes: what one player's stones form along one line through one point (five, open
+//! four, ... closed two), for any `connect` k. Works on bit masks of a single line only; it
+//! knows nothing of boards, players or the search.
+//!
+//! A shape is classified by a small exhaustive look-ahead along the line (see [`Shape`]) and
+//! memoised in a table per `(connect, rule)`, indexed by the cells within k-1 of the point
+//! (k under the standard rule, which must see a run's neighbours to refuse overlines)
+//! written as base-3 digits (own / empty / blocked), so each distinct neighbourhood is
+//! classified once per process.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// The largest `connect` offered. Its memo table has up to 3^(2k) = 4.8 million one-byte
+/// entries; k-in-a-row with k >= 8 is a known draw on every board (Zetters 1980), so nothing
+/// is lost.
+pub const MAX_CONNECT: usize = 7;
+
+/// What a player's stones along one line through a point can still become, weakest first.
+///
+/// With k = `connect`: a *five* is k in a row (exactly k under the standard rule, where a
+/// longer run is dead); a *four* is one stone short of a five, *open* when two or more
+/// different points complete it (so `.XXXX.` and `X.XXX.X` are open, `XXXX.` and `XX.XX`
+/// closed); a *three* is one stone short of a four, *open* when some point turns it into an
+/// open four; a *two* is one stone short of a three, *open* when some point makes an open
+/// three. Only cells of this one line count, and only five-windows through the point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Shape {
+    /// Nothing that can grow into a five here (or further than a two from one).
+    None,
+    /// A two that can become only a closed three.
+    ClosedTwo,
+    /// A two that can become an open three.
+    OpenTwo,
+    /// A three that can become only a closed four.
+    ClosedThree,
+    /// A three that can become an open four.
+    OpenThree,
+    /// A four with one completing point.
+    ClosedFour,
+    /// A four with two or more completing points: it cannot be stopped.
+    OpenFour,
+    /// `connect` in a row: the game is won.
+    Five,
+}
+
+impl Shape {
+    /// Every shape, weakest first; `Shape::ALL[s as usize] == s`.
+    pub const ALL: [Self; 8] = [
+        Self::None,
+        Self::ClosedTwo,
+        Self::OpenTwo,
+        Self::ClosedThree,
+        Self::OpenThree,
+        Self::ClosedFour,
+        Self::OpenFour,
+        Self::Five,
+    ];
+
+    /// The shape's name, generalised to `connect` ("four" = one short of a win).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::ClosedTwo => "closed two",
+            Self::OpenTwo => "open two",
+            Self::ClosedThree => "closed three",
+            Self::OpenThree => "open three",
+            Self::ClosedFour => "closed four",
+            Self::OpenFour => "open four",
+            Self::Five => "five",
+        }
+    }
+
+    /// True for the fours (open or closed): one move from a five.
+    pub fn is_four(self) -> bool {
+        matches!(self, Self::ClosedFour | Self::OpenFour)
+    }
+}
+
+/// Base-3 value of a binary number: bit i becomes the digit 3^i. Combining an own mask `o`
+/// and a disjoint blocked mask `b` as `TERNARY[o] + 2 * TERNARY[b]` numbers every
+/// own/empty/blocked pattern of up to 14 cells densely.
+static TERNARY: [u32; 1 << (2 * MAX_CONNECT)] = ternary_table();
+
+// Evaluated at compile time into the static; the array never lives on a runtime stack.
+#[allow(clippy::large_stack_arrays)]
+const fn ternary_table() -> [u32; 1 << (2 * MAX_CONNECT)] {
+    let mut table = [0u32; 1 << (2 * MAX_CONNECT)];
+    let mut i = 1;
+    while i < table.len() {
+        // Drop the lowest bit: i = 2 * (i >> 1) + (i & 1), so base 3 gives 3 * t[i >> 1] + bit.
+        table[i] = 3 * table[i >> 1] + (i as u32 & 1);
+        i += 1;
+    }
+    table
+}
+
+/// One lazily filled memo per `(connect, exact)`; entry 0 = not yet classified, else shape+1.
+static MEMOS: [[OnceLock<Box<[AtomicU8]>>; 2]; MAX_CONNECT + 1] =
+    [const { [const { OnceLock::new() }, const { OnceLock::new() }] }; MAX_CONNECT + 1];
+
+/// Classifies shapes for one `connect` and rule. Cheap to copy; the memo is shared by every
+/// game with the same settings and filled as positions are met (classification is a pure
+/// function, so threads racing on an entry store the same byte).
+#[derive(Clone, Copy)]
+pub struct ShapeTable {
+    k: u32,
+    exact: bool,
+    /// Cells read on each side of the point: k-1, or k under the standard rule.
+    r: u32,
+    /// The 2r+1 cells of a neighbourhood, centre at bit r.
+    window: u64,
+    /// Cells within k-1 of the centre: the only ones a five through it can use.
+    near: u64,
+    memo: &'static [AtomicU8],
+}
+
+impl PartialEq for ShapeTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.k == other.k && self.exact == other.exact
+    }
+}
+
+impl Eq for ShapeTable {}
+
+impl std::fmt::Debug for ShapeTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShapeTable")
+            .field("connect", &self.k)
+            .field("exact", &self.exact)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ShapeTable {
+    /// The table for `connect` in a row (2..=[`MAX_CONNECT`]); `exact` = the standard rule,
+    /// where only exactly `connect` wins.
+    ///
+    /// # Panics
+    /// If `connect` is outside 2..=[`MAX_CONNECT`] (options are validated before this).
+    pub fn new(connect: usize, exact: bool) -> Self {
+        assert!(
+            (2..=MAX_CONNECT).contains(&connect),
+            "connect {connect} out of range"
+        );
+        let k = connect as u32;
+        let r = if exact { k } else { k - 1 };
+        let memo = MEMOS[connect][usize::from(exact)].get_or_init(|| {
+            std::iter::repeat_with(|| AtomicU8::new(0))
+                .take(3usize.pow(2 * r))
+                .collect()
+        });
+        Self {
+            k,
+            exact,
+            r,
+            window: (1u64 << (2 * r + 1)) - 1,
+            near: ((1u64 << (2 * k - 1)) - 1) << (r + 1 - k),
+            memo,
+        }
+    }
+
+    /// How many in a row win.
+    pub fn connect(&self) -> u32 {
+        self.k
+    }
+
+    /// A line's stones in the padded form [`ShapeTable::shape_at`] reads: cell i at bit
+    /// i + r (r = k-1, or k under the standard rule), and the blocked mask (opponent stones,
+    /// and everything off the line) beside it.
+    #[inline]
+    pub fn pad(&self, own: u32, opponent: u32, len: u32) -> (u64, u64) {
+        let off_line = !0u64 << len;
+        let blocked = (u64::from(opponent) | off_line) << self.r | ((1u64 << self.r) - 1);
+        (u64::from(own) << self.r, blocked)
+    }
+
+    /// The shape a stone of the owner of the padded line (from [`ShapeTable::pad`]) makes at
+    /// the empty cell `pos`.
+    #[inline]
+    pub fn shape_if_placed(&self, own: u64, blocked: u64, pos: u32) -> Shape {
+        if self.is_lone(own, pos) {
+            return Shape::None;
+        }
+        self.shape_at(own | 1 << (pos + self.r), blocked, pos)
+    }
+
+    /// True when a stone at `pos` would have no own stone within k-1 along the line, and a
+    /// lone stone is no shape at all (connect >= 5: one stone is not yet a two). Skipping the
+    /// table there is most of the saving in candidate ranking.
+    #[inline]
+    fn is_lone(&self, own: u64, pos: u32) -> bool {
+        self.k >= 5 && (own >> pos) & self.near & !(1u64 << self.r) == 0
+    }
+
+    /// The shape through cell `pos` of a padded line (from [`ShapeTable::pad`]), whose own
+    /// mask must have `pos` set (a stone there, or one about to be played).
+    #[inline]
+    pub fn shape_at(&self, own: u64, blocked: u64, pos: u32) -> Shape {
+        let r = self.r;
+        let own = (own >> pos) & self.window;
+        let blocked = (blocked >> pos) & self.window;
+        debug_assert!(own & (1 << r) != 0 && blocked & (1 << r) == 0);
+        // Remove the centre (always own) so 2r cells index the table.
+        let low = (1u64 << r) - 1;
+        let own_key = (own & low) | ((own >> (r + 1)) << r);
+        let blocked_key = (blocked & low) | ((blocked >> (r + 1)) << r);
+        let index = (TERNARY[own_key as usize] + 2 * TERNARY[blocked_key as usize]) as usize;
+        let cached = self.memo[index].load(Ordering::Relaxed);
+        if cached != 0 {
+            return Shape::ALL[usize::from(cached - 1)];
+        }
+        let shape = self.classify(own, !blocked & self.window & !own);
+        self.memo[index].store(shape as u8 + 1, Ordering::Relaxed);
+        shape
+    }
+
+    /// Shape counts of one player along a whole line, packed as 8-bit counts indexed by
+    /// [`Shape`] (lane 0 unused). Stones are grouped into clusters (consecutive stones at
+    /// most k-1 apart with no blocked cell between, i.e. stones that can share a five) and
+    /// each cluster counts once, as the strongest shape through any of its stones.
+    pub fn line_counts(&self, own: u32, opponent: u32, len: u32) -> u64 {
+        if len < self.k || own == 0 {
+            return 0;
+        }
+        let (own_padded, blocked) = self.pad(own, opponent, len);
+        let mut counts = 0u64;
+        let mut best = Shape::None;
+        let mut previous: Option<u32> = None;
+        let mut rest = own;
+        while rest != 0 {
+            let pos = rest.trailing_zeros();
+            rest &= rest - 1;
+            if let Some(prev) = previous {
+                let between = (opponent >> prev) & ((1u32 << (pos - prev)) - 1);
+                if pos - prev >= self.k || between != 0 {
+                    counts += count_lane(best);
+                    best = Shape::None;
+                }
+            }
+            if !self.is_lone(own_padded, pos) {
+                best = best.max(self.shape_at(own_padded, blocked, pos));
+            }
+            previous = Some(pos);
+        }
+        counts + count_lane(best)
+    }
+
+    /// Length of the run of own stones through the centre of a window.
+    fn run(&self, own: u64) -> u32 {
+        let r = self.r;
+        (own >> (r + 1)).trailing_ones() + (own << (64 - r)).leading_ones() + 1
+    }
+
+    fn is_five(&self, own: u64) -> bool {
+        let run = self.run(own);
+        if self.exact {
+            run == self.k
+        } else {
+            run >= self.k
+        }
+    }
+
+    /// Five, open/closed four, or `None`.
+    fn four_level(&self, own: u64, empty: u64) -> Shape {
+        if self.is_five(own) {
+            return Shape::Five;
+        }
+        if self.exact && self.run(own) > self.k {
+            // Under the standard rule an overline through the point is dead.
+            return Shape::None;
+        }
+        let mut completions = 0;
+        let mut rest = empty & self.near;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            if self.is_five(own | bit) {
+                completions += 1;
+                if completions == 2 {
+                    return Shape::OpenFour;
+                }
+            }
+        }
+        if completions == 1 {
+            Shape::ClosedFour
+        } else {
+            Shape::None
+        }
+    }
+
+    /// As [`ShapeTable::four_level`], down to open/closed three.
+    fn three_level(&self, own: u64, empty: u64) -> Shape {
+        let four = self.four_level(own, empty);
+        if four != Shape::None {
+            return four;
+        }
+        let mut best = Shape::None;
+        let mut rest = empty & self.near;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            match self.four_level(own | bit, empty & !bit) {
+                Shape::OpenFour => return Shape::OpenThree,
+                Shape::ClosedFour => best = Shape::ClosedThree,
+                _ => {}
+            }
+        }
+        best
+    }
+
+    /// The full classification of a window (centre own), by looking ahead along the line.
+    fn classify(&self, own: u64, empty: u64) -> Shape {
+        let three = self.three_level(own, empty);
+        if three != Shape::None {
+            return three;
+        }
+        let mut best = Shape::None;
+        let mut rest = empty & self.near;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            match self.three_level(own | bit, empty & !bit) {
+                Shape::OpenThree => return Shape::OpenTwo,
+                Shape::ClosedThree => best = Shape::ClosedTwo,
+                _ => {}
+            }
+        }
+        best
+    }
+}
+
+/// One count of `shape` in the packed 8-bit lanes of [`ShapeTable::line_counts`].
+#[inline]
+fn count_lane(shape: Shape) -> u64 {
+    if shape == Shape::None {
+        0
+    } else {
+        1u64 << (8 * shape as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The strongest shape through any `X` of a line drawn as text: `X` own, `.` empty, `O`
+    /// opponent; the line is exactly the text (its ends are the board's edges).
+    fn shape(connect: usize, exact: bool, line: &str) -> Shape {
+        let table = ShapeTable::new(connect, exact);
+        let (mut own, mut opp) = (0u32, 0u32);
+        for (i, ch) in line.chars().enumerate() {
+            match ch {
+                'X' => own |= 1 << i,
+                'O' => opp |= 1 << i,
+                _ => {}
+            }
+        }
+        let (o, b) = table.pad(own, opp, line.len() as u32);
+        (0..line.len() as u32)
+            .filter(|&i| own & (1 << i) != 0)
+            .map(|i| table.shape_at(o, b, i))
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn five_shapes() {
+        use Shape::*;
+        let cases = [
+            ("..XXXXX..", Five),
+            ("..XXXXXX.", Five),
+            ("...XXXX...", OpenFour),
+            ("..X.XXX.X..", OpenFour),
+            ("OXXXX....", ClosedFour),
+            ("XXXX.....", ClosedFour),
+            ("..XX.XX..", ClosedFour),
+            ("..X.XXX..", ClosedFour),
+            ("...XXX....", OpenThree),
+            ("...XX.X...", OpenThree),
+            ("OXXX.....", ClosedThree),
+            ("..XXXO", ClosedThree),
+            ("..XXX.O", OpenThree),
+            ("..X..XX..", ClosedThree),
+            ("...XX.....", OpenTwo),
+            ("...X.X....", OpenTwo),
+            ("OXX......", ClosedTwo),
+            ("OXXX.O", None),
+            ("....X....", None),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(shape(5, false, line), expected, "{line}");
+        }
+    }
+
+    #[test]
+    fn standard_rule_refuses_overlines() {
+        assert_eq!(shape(5, true, "..XXXXXX.."), Shape::None);
+        assert_eq!(shape(5, true, "..XXXXX..."), Shape::Five);
+        // XXXX.X: filling the gap makes six, so only the left end completes a five.
+        assert_eq!(shape(5, true, "..XXXX.X..."), Shape::ClosedFour);
+        assert_eq!(shape(5, false, "..XXXX.X..."), Shape::OpenFour);
+    }
+
+    #[test]
+    fn small_connect_generalises() {
+        assert_eq!(shape(2, false, ".X."), Shape::OpenFour);
+        assert_eq!(shape(2, false, "X.."), Shape::ClosedFour);
+        assert_eq!(shape(3, false, "..X.."), Shape::OpenThree);
+        assert_eq!(shape(3, false, ".XX."), Shape::OpenFour);
+        assert_eq!(shape(3, false, "XX."), Shape::ClosedFour);
+        assert_eq!(shape(3, false, "X.."), Shape::ClosedThree);
+        assert_eq!(shape(3, false, "XXX"), Shape::Five);
+        assert_eq!(shape(4, false, "...X..."), Shape::OpenTwo);
+    }
+
+    #[test]
+    fn clusters_count_once() {
+        let t = ShapeTable::new(5, false);
+        // Two separate open twos far apart in one row of 15, and one closed three.
+        let own = 0b11 << 2 | 0b11 << 10;
+        let counts = t.line_counts(own, 0, 15);
+        assert_eq!((counts >> (8 * Shape::OpenTwo as u32)) & 0xFF, 2);
+        let counts = t.line_counts(0b111, 0b1000, 15);
+        assert_eq!(counts, 0, "XXXO is dead");
+        let counts = t.line_counts(0b111, 0b1_0000_0000, 15);
+        assert_eq!(counts >> (8 * Shape::ClosedThree as u32) & 0xFF, 1);
+    }
+}

@@ -1,0 +1,421 @@
+//! Tournaments between engine settings: the schedule (every pairing, every opening twice with
+//! colours swapped), reproducible games played in parallel, and the standings. Knows no
+//! particular game and no terminal; the command line lives in [`command`].
+//!
+//! - [`entrants`]: the tournament file and `--entrant` flags (format documented there and in
+//!   `examples/kalah-tournament.toml`);
+//! - [`elo`]: tallies, Elo with a 95% margin, the SPRT;
+//! - [`report`]: standings table, pairing matrix, games file, JSON;
+//! - [`tune`]: choosing evaluator weights by tournament (`gametree tune kalah`);
+//! - [`command`]: the two subcommands, progress bar and Ctrl-C.
+//!
+//! Output: the standings rank entrants by points (1 per win, ½ per draw) and give games,
+//! wins, draws, losses, points, score % over all their games, and the Elo difference to the
+//! *first* entrant of the file measured from their games against each other, with its 95%
+//! margin (see [`elo::EloEstimate`]). The pairing matrix gives each pairing's points.
+//!
+//! Reproducibility: game `i` draws all its randomness (opening plies, engine tie-breaks)
+//! from the tournament seed and `i` alone, so the same seed and settings give the same games
+//! whatever the number of threads and however they are scheduled. (Entrants limited by
+//! time instead of depth, or searching on several threads, are the exception: their moves
+//! depend on the clock.)
+
+pub mod command;
+pub mod elo;
+pub mod entrants;
+pub mod report;
+pub mod tune;
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+
+use crate::config::SideConfig;
+use crate::engine::limits::StopFlag;
+use crate::engine::{Game, Outcome, Player};
+use crate::error::ConfigError;
+use crate::games::{Playable, splitmix64};
+use crate::player::EnginePlayer;
+use elo::{GamePoints, Tally};
+use entrants::Tournament;
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ScheduledGame {
+    /// Its index in the schedule, from 0: with the seed, it fixes the game.
+    pub index: usize,
+    /// The entrant moving first.
+    pub first: usize,
+    /// The entrant moving second.
+    pub second: usize,
+    /// Which opening it starts from.
+    pub opening: usize,
+}
+
+/// Every game of a round robin between `entrants` entrants with `games_per_side` games per
+/// side per pairing.
+///
+/// Opening `k` is played by every pairing, once with each colour, before opening `k + 1`
+/// starts, so a tournament stopped early is still balanced between pairings and colours.
+pub fn schedule(entrants: usize, games_per_side: u32) -> Vec<ScheduledGame> {
+    let mut pairs = Vec::new();
+    for a in 0..entrants {
+        for b in a + 1..entrants {
+            pairs.push((a, b));
+        }
+    }
+    let mut games = Vec::new();
+    for opening in 0..games_per_side as usize {
+        for &(a, b) in &pairs {
+            for (first, second) in [(a, b), (b, a)] {
+                games.push(ScheduledGame {
+                    index: games.len(),
+                    first,
+                    second,
+                    opening,
+                });
+            }
+        }
+    }
+    games
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    /// Its index in the schedule.
+    pub index: usize,
+    /// The entrant that moved first.
+    pub first: usize,
+    /// The entrant that moved second.
+    pub second: usize,
+    /// The opening it started from.
+    pub opening: usize,
+    /// How many of `moves` were the opening.
+    pub opening_plies: usize,
+    /// Every move from the initial position, in the game's notation.
+    pub moves: Vec<String>,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+impl GameRecord {
+    /// The result for the first player as people write it: `1-0`, `0-1`, `1/2-1/2`.
+    pub fn result_text(&self) -> &'static str {
+        match self.outcome.value_for(Player::First).signum() {
+            1 => "1-0",
+            -1 => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+
+    /// What the game scored for the entrant moving as `player`.
+    pub fn points_for(&self, player: Player) -> GamePoints {
+        match self.outcome.value_for(player).signum() {
+            1 => GamePoints::Win,
+            -1 => GamePoints::Loss,
+            _ => GamePoints::Draw,
+        }
+    }
+}
+
+/// Mixes a seed with a stream number and an index: independent, well-spread sub-seeds.
+pub fn derive_seed(seed: u64, stream: u64, index: u64) -> u64 {
+    splitmix64(splitmix64(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F)) ^ index)
+}
+
+const OPENING_STREAM: u64 = 1;
+const ENGINE_STREAM: u64 = 2;
+
+/// The opening of number `k`: a listed opening (taken in turn), or `random_plies` random
+/// legal moves drawn from the seed and `k`. A random move that would end the game is
+/// avoided when another exists; if every move ends it, the opening stops short.
+pub fn opening<G: Playable>(tournament: &Tournament<G>, k: usize) -> Vec<G::Move> {
+    if !tournament.openings.is_empty() {
+        return tournament.openings[k % tournament.openings.len()].clone();
+    }
+    random_opening(
+        &G::new_game(&tournament.options),
+        tournament.random_plies,
+        derive_seed(tournament.seed, OPENING_STREAM, k as u64),
+    )
+}
+
+/// `plies` random legal moves from `start`, avoiding moves that end the game.
+pub fn random_opening<G: Game>(start: &G, plies: u32, seed: u64) -> Vec<G::Move> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut game = start.clone();
+    let mut moves = Vec::new();
+    let mut legal = Vec::new();
+    for _ in 0..plies {
+        game.legal_moves(&mut legal);
+        // Try the moves in a random order; keep the first that leaves the game going.
+        let mut chosen = None;
+        while !legal.is_empty() {
+            let mv = legal.swap_remove(rng.random_range(0..legal.len()));
+            let mut trial = game.clone();
+            trial.play(mv);
+            if trial.outcome().is_none() {
+                chosen = Some(mv);
+                break;
+            }
+        }
+        let Some(mv) = chosen else { break };
+        game.play(mv);
+        moves.push(mv);
+    }
+    moves
+}
+
+/// The seed of one side's tie-breaking in game `index`.
+pub fn engine_seed(seed: u64, index: usize, player: Player) -> u64 {
+    derive_seed(
+        seed,
+        ENGINE_STREAM,
+        (index as u64) * 2 + player.index() as u64,
+    )
+}
+
+/// Plays one scheduled game to the end. `None` when `stop` was raised before it finished
+/// (the game is then not counted).
+pub fn play_game<G: Playable>(
+    tournament: &Tournament<G>,
+    scheduled: &ScheduledGame,
+    stop: &StopFlag,
+) -> Result<Option<GameRecord>, ConfigError> {
+    let make = |entrant: usize, player: Player| -> Result<EnginePlayer<G>, ConfigError> {
+        let e = &tournament.entrants[entrant];
+        let side = SideConfig {
+            seed: Some(engine_seed(tournament.seed, scheduled.index, player)),
+            ..e.side.clone()
+        };
+        EnginePlayer::new(&side, &e.options, "tournament", &e.name)
+    };
+    let mut players = [
+        make(scheduled.first, Player::First)?,
+        make(scheduled.second, Player::Second)?,
+    ];
+    let mut game = G::new_game(&tournament.options);
+    let mut moves = Vec::new();
+    let opening = opening(tournament, scheduled.opening);
+    for &mv in &opening {
+        moves.push(game.format_move(mv));
+        game.play(mv);
+    }
+    while game.outcome().is_none() {
+        if stop.is_raised() {
+            return Ok(None);
+        }
+        let mover = game.to_move();
+        let result = players[mover.index()].think(&game, stop, &mut |_| {});
+        if stop.is_raised() {
+            return Ok(None);
+        }
+        let Some(mv) = result.best else {
+            return Ok(None);
+        };
+        moves.push(game.format_move(mv));
+        game.play(mv);
+    }
+    let Some(outcome) = game.outcome() else {
+        return Ok(None);
+    };
+    Ok(Some(GameRecord {
+        index: scheduled.index,
+        first: scheduled.first,
+        second: scheduled.second,
+        opening: scheduled.opening,
+        opening_plies: opening.len(),
+        moves,
+        outcome,
+    }))
+}
+
+/// The number of games to play at once for `jobs` (0 = one per core).
+pub fn job_count(jobs: usize) -> usize {
+    if jobs > 0 {
+        jobs
+    } else {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    }
+}
+
+/// How a run of games ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// The games handed to the caller, in schedule order.
+    pub records: Vec<GameRecord>,
+    /// True when the interrupt flag stopped the run before every game was played.
+    pub interrupted: bool,
+}
+
+/// Plays `games` on `jobs` threads (0 = one per core), handing each finished game to
+/// `on_game` in schedule order; `on_game` returns `false` to stop the run (the games after
+/// it are then not played, or dropped if already finished).
+///
+/// Raising `interrupt` stops the run between moves: games in progress are abandoned, and
+/// every game already finished is still handed over, in order, with gaps where games were
+/// abandoned. Decisions made by `on_game` depend only on the games before it in the
+/// schedule, never on which thread finished first, so they are reproducible too.
+pub fn run_games<G: Playable>(
+    tournament: &Tournament<G>,
+    games: &[ScheduledGame],
+    jobs: usize,
+    interrupt: &StopFlag,
+    mut on_game: impl FnMut(&GameRecord) -> bool,
+) -> Result<RunOutcome, ConfigError> {
+    let halt = StopFlag::new();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, Result<Option<GameRecord>, ConfigError>)>();
+    let mut records = Vec::new();
+    let mut error = None;
+    let mut interrupted = false;
+    std::thread::scope(|scope| {
+        for _ in 0..job_count(jobs).min(games.len()) {
+            let tx = tx.clone();
+            let (halt, next) = (&halt, &next);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= games.len() || halt.is_raised() || interrupt.is_raised() {
+                        break;
+                    }
+                    let result = play_game(tournament, &games[i], halt);
+                    if tx.send((i, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, Option<GameRecord>> = BTreeMap::new();
+        let mut delivered = 0;
+        let mut accepting = true;
+        let mut received = 0;
+        loop {
+            if interrupt.is_raised() && !halt.is_raised() {
+                interrupted = true;
+                halt.raise();
+            }
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok((i, Ok(record))) => {
+                    received += 1;
+                    pending.insert(i, record);
+                }
+                Ok((_, Err(e))) => {
+                    error.get_or_insert(e);
+                    halt.raise();
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            // Hand over the games that are next in schedule order.
+            while accepting {
+                let Some(slot) = pending.remove(&delivered) else {
+                    break;
+                };
+                delivered += 1;
+                if let Some(record) = slot {
+                    if !on_game(&record) {
+                        accepting = false;
+                        halt.raise();
+                    }
+                    records.push(record);
+                }
+            }
+        }
+        // Workers that saw the interrupt first may have quit before this loop did.
+        if accepting && error.is_none() && received < games.len() && interrupt.is_raised() {
+            interrupted = true;
+        }
+        // Interrupted: the games finished out of order are still worth counting.
+        if accepting && interrupted {
+            for record in pending.into_values().flatten() {
+                on_game(&record);
+                records.push(record);
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    Ok(RunOutcome {
+        records,
+        interrupted,
+    })
+}
+
+/// The running results: every entrant's tally against every other.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Standings {
+    /// Entrant names, in file order.
+    pub names: Vec<String>,
+    /// `matrix[a][b]`: entrant `a`'s results against `b`.
+    pub matrix: Vec<Vec<Tally>>,
+}
+
+impl Standings {
+    /// Empty standings for these entrants.
+    pub fn new(names: Vec<String>) -> Self {
+        let n = names.len();
+        Self {
+            names,
+            matrix: vec![vec![Tally::default(); n]; n],
+        }
+    }
+
+    /// Counts a finished game.
+    pub fn record(&mut self, game: &GameRecord) {
+        let points = game.points_for(Player::First);
+        self.matrix[game.first][game.second].record(points);
+        self.matrix[game.second][game.first].record(game.points_for(Player::Second));
+    }
+
+    /// Entrant `a`'s results over all its games.
+    pub fn total(&self, a: usize) -> Tally {
+        let mut t = Tally::default();
+        for row in &self.matrix[a] {
+            t.add(row);
+        }
+        t
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        (0..self.names.len())
+            .map(|a| self.total(a).games())
+            .sum::<u32>()
+            / 2
+    }
+
+    /// Entrant `a`'s Elo difference to the first entrant, from their games against each
+    /// other (0 ± 0 for the first itself; `None` before they have met).
+    pub fn elo_vs_first(&self, a: usize) -> Option<elo::EloEstimate> {
+        if a == 0 {
+            return Some(elo::EloEstimate {
+                elo: 0.0,
+                margin: 0.0,
+                low: 0.0,
+                high: 0.0,
+            });
+        }
+        elo::EloEstimate::from_tally(&self.matrix[a][0])
+    }
+
+    /// Entrant indexes from most to fewest points (file order among equals).
+    pub fn ranking(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| {
+            self.total(b)
+                .points()
+                .total_cmp(&self.total(a).points())
+                .then(a.cmp(&b))
+        });
+        order
+    }
+}
