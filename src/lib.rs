@@ -8,6 +8,7 @@
 //! - [`session`]: a game in progress: the step list, undo/redo, save/load;
 //! - [`tournament`]: tournaments between engine settings, and tuning evaluator weights by them;
 //! - [`export`]: the recorded search tree as text, JSON and Graphviz DOT;
+//! - [`tui`]: the full-screen terminal program (setup, board, log, engine panes);
 //! - [`error`]: the library's error types.
 
 pub mod cli;
@@ -19,3 +20,4 @@ pub mod games;
 pub mod player;
 pub mod session;
 pub mod tournament;
+pub mod tui;

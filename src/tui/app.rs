@@ -1,0 +1,799 @@
+//! The game screen's state machine: a [`Session`] plus view state, changed only by
+//! [`App::update`], which returns [`Effect`]s (start or stop a search, save, quit) for the
+//! runner to carry out. No drawing, no threads, no clock: time arrives as ticks.
+
+use std::path::PathBuf;
+
+use ratatui::crossterm::event::{
+    Event as CtEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect, Size};
+
+use super::action::{Action, Dir, Pane};
+use super::boards::{BoardView, HasBoard};
+use super::event::{Event, TICK_MS};
+use super::keymap::{self, KeyContext};
+use super::layout::{self, Areas};
+use super::theme::Theme;
+use super::view_state::{Dialog, Message, ViewState};
+use super::worker::{Purpose, Report, SearchId};
+use crate::config::{Config, PlayerKind, PlayersConfig, UiConfig};
+use crate::engine::search::{SearchResult, SearchSettings};
+use crate::engine::{Game, Player};
+use crate::session::{SaveError, Session};
+
+/// The board cursor type of game `G`.
+pub type CursorOf<G> = <<G as HasBoard>::View as BoardView<G>>::Cursor;
+
+/// What the runner must do for the app.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect<G: Game> {
+    /// Start a search (the runner stops any running one first).
+    Search {
+        /// Its id; reports carry it back.
+        id: SearchId,
+        /// The position to search.
+        root: G,
+        /// Whose engine settings to use.
+        side: Player,
+        /// A move or a hint.
+        purpose: Purpose,
+    },
+    /// Stop the running search; it still reports `Finished`.
+    Stop,
+    /// Save the game to a new file and call [`App::saved`].
+    Save,
+    /// Leave the program.
+    Quit,
+    /// Go back to the setup screen.
+    Setup,
+}
+
+/// The search the app is waiting for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// Its id.
+    pub id: SearchId,
+    /// Whose engine searches.
+    pub side: Player,
+    /// A move or a hint.
+    pub purpose: Purpose,
+    /// The tick it started at.
+    pub started: u64,
+    /// "Move now" was asked: it was told to stop and its answer is awaited.
+    pub hurried: bool,
+}
+
+/// A finished search, kept for the engine pane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LastSearch<M> {
+    /// Its id.
+    pub id: SearchId,
+    /// Whose engine it was.
+    pub side: Player,
+    /// A move or a hint.
+    pub purpose: Purpose,
+    /// What it found.
+    pub result: SearchResult<M>,
+    /// Plain minimax's node count at the same depth, once known.
+    pub minimax_nodes: Option<u64>,
+    /// Ticks it took, as the app counted them.
+    pub ticks: u64,
+    /// The principal variation in notation, played out from the searched position.
+    pub pv: Vec<String>,
+}
+
+/// The engine as the app sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineState<M> {
+    /// The search running now.
+    pub pending: Option<Pending>,
+    /// Its latest progress report.
+    pub progress: Option<SearchResult<M>>,
+    /// The last finished search.
+    pub last: Option<LastSearch<M>>,
+}
+
+impl<M> Default for EngineState<M> {
+    fn default() -> Self {
+        Self {
+            pending: None,
+            progress: None,
+            last: None,
+        }
+    }
+}
+
+/// The game screen.
+// Four independent switches (paused, dirty, takeback, step once); an enum would not fit.
+#[allow(clippy::struct_excessive_bools)]
+pub struct App<G: HasBoard> {
+    /// The game and its history.
+    pub session: Session<G>,
+    /// Who plays each side.
+    pub players: PlayersConfig,
+    /// Focus, cursor, overlays, scroll.
+    pub view: ViewState<CursorOf<G>, G::Move>,
+    /// The board's drawing and hit-testing.
+    pub board: G::View,
+    /// The engine's searches.
+    pub engine: EngineState<G::Move>,
+    /// The styles.
+    pub theme: Theme,
+    /// The engine's suggestion for the human, with its value.
+    pub hint: Option<(G::Move, i32)>,
+    /// Engine moves are held (Space / p); also set after an engine failure.
+    pub paused: bool,
+    /// The step list changed since the last save.
+    pub dirty: bool,
+    /// Where the game was last saved.
+    pub saved_as: Option<PathBuf>,
+    /// Search settings per side (for the engine pane).
+    pub settings: [SearchSettings; 2],
+    ui: UiConfig,
+    /// The cursor was last moved by undo/redo: a move played there drops the taken-back
+    /// moves without asking, as an editor drops its redo list.
+    takeback: bool,
+    step_once: bool,
+    pace_left_ms: u64,
+    next_id: SearchId,
+}
+
+impl<G: HasBoard> App<G> {
+    /// A game screen for `session`, with players and UI settings from `config`.
+    pub fn new(config: &Config, session: Session<G>) -> Self {
+        let board = G::View::default();
+        let cursor = board.home(session.current());
+        let settings = [Player::First, Player::Second]
+            .map(|p| config.players.side(p).search_settings(&session.options));
+        let mut app = Self {
+            session,
+            players: config.players.clone(),
+            view: ViewState {
+                cursor,
+                ..ViewState::default()
+            },
+            board,
+            engine: EngineState::default(),
+            theme: Theme::default(),
+            hint: None,
+            paused: false,
+            dirty: false,
+            saved_as: None,
+            settings,
+            ui: config.ui.clone(),
+            takeback: false,
+            step_once: false,
+            pace_left_ms: 0,
+            next_id: 1,
+        };
+        app.follow_log();
+        app
+    }
+
+    /// The effects to run when the screen opens (the engine may move first).
+    pub fn start(&mut self) -> Vec<Effect<G>> {
+        let mut fx = Vec::new();
+        self.maybe_engine(&mut fx);
+        fx
+    }
+
+    /// True when a human plays `player`.
+    pub fn is_human(&self, player: Player) -> bool {
+        self.players.side(player).kind == PlayerKind::Human
+    }
+
+    /// True when the engine plays both sides.
+    pub fn engines_only(&self) -> bool {
+        !self.is_human(Player::First) && !self.is_human(Player::Second)
+    }
+
+    /// True while something moves on screen without input (spinner, engine pace).
+    pub fn is_animating(&self) -> bool {
+        self.engine.pending.is_some() || self.pace_left_ms > 0
+    }
+
+    /// The board's smallest size for the position shown.
+    pub fn board_min(&self) -> Size {
+        self.board.min_size(self.session.current())
+    }
+
+    /// The layout of the last known frame.
+    pub fn areas(&self) -> Areas {
+        layout::areas(self.view.frame, self.board_min())
+    }
+
+    /// True when quitting would lose moves: unsaved changes to an unfinished game.
+    pub fn is_unsaved_game_in_progress(&self) -> bool {
+        self.dirty
+            && self
+                .session
+                .steps()
+                .last()
+                .is_some_and(|s| s.after.outcome().is_none())
+    }
+
+    /// The key context for the keymap.
+    pub fn key_context(&self) -> KeyContext {
+        KeyContext {
+            focus: self.view.focus,
+            help: self.view.help,
+            dialog: self.view.dialog.is_some(),
+            engines_only: self.engines_only(),
+        }
+    }
+
+    /// Records the terminal size.
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.view.frame = Rect::new(0, 0, width, height);
+        self.follow_log();
+    }
+
+    /// Handles one event.
+    pub fn update(&mut self, event: Event<Report<G::Move>>) -> Vec<Effect<G>> {
+        let mut fx = Vec::new();
+        match event {
+            Event::Input(CtEvent::Key(key)) if key.kind != KeyEventKind::Release => {
+                if let Some(action) = keymap::action(key, self.key_context()) {
+                    self.perform(action, &mut fx);
+                }
+            }
+            Event::Input(CtEvent::Mouse(mouse)) => self.mouse(mouse, &mut fx),
+            Event::Input(CtEvent::Resize(w, h)) => self.resize(w, h),
+            Event::Input(_) => {}
+            Event::Tick => self.tick(&mut fx),
+            Event::Engine(report) => self.report(report, &mut fx),
+            Event::InputFailed(reason) => {
+                self.set_error(format!("cannot read the terminal: {reason}"));
+                self.cancel(&mut fx);
+                fx.push(Effect::Quit);
+            }
+        }
+        fx
+    }
+
+    /// Carries out one action (keys and clicks both end here).
+    pub fn perform(&mut self, action: Action, fx: &mut Vec<Effect<G>>) {
+        match action {
+            Action::Quit => {
+                if self.ui.confirm_quit && self.is_unsaved_game_in_progress() {
+                    self.view.dialog = Some(Dialog::Quit);
+                } else {
+                    self.cancel(fx);
+                    fx.push(Effect::Quit);
+                }
+            }
+            Action::ForceQuit => {
+                self.cancel(fx);
+                fx.push(Effect::Quit);
+            }
+            Action::ToggleHelp => self.view.help = !self.view.help,
+            Action::Close => self.view.help = false,
+            Action::FocusNext => self.view.focus = self.view.focus.next(),
+            Action::FocusPrev => self.view.focus = self.view.focus.prev(),
+            Action::Cursor(dir) => {
+                self.view.cursor = self
+                    .board
+                    .step(self.session.current(), self.view.cursor, dir);
+            }
+            Action::Play => self.play_cursor(fx),
+            Action::Undo => self.undo(fx),
+            Action::Redo => self.redo(fx),
+            Action::StepBack => self.browse(self.session.cursor().saturating_sub(1), fx),
+            Action::StepForward => self.browse(self.session.cursor() + 1, fx),
+            Action::First => self.browse(0, fx),
+            Action::Last => self.browse(self.session.steps().len(), fx),
+            Action::Scroll(rows) => self.scroll(rows),
+            Action::MoveNow => self.move_now(fx),
+            Action::Pause => self.pause(fx),
+            Action::StepOnce => self.step_once(fx),
+            Action::Hint => self.ask_hint(fx),
+            Action::NewGame => {
+                if self.is_unsaved_game_in_progress() {
+                    self.view.dialog = Some(Dialog::NewGame);
+                } else {
+                    self.new_game(fx);
+                }
+            }
+            Action::Save => fx.push(Effect::Save),
+            Action::Setup => {
+                if self.is_unsaved_game_in_progress() {
+                    self.view.dialog = Some(Dialog::Setup);
+                } else {
+                    self.cancel(fx);
+                    fx.push(Effect::Setup);
+                }
+            }
+            Action::Yes => match self.view.dialog.take() {
+                Some(Dialog::Quit) => {
+                    self.cancel(fx);
+                    fx.push(Effect::Quit);
+                }
+                Some(Dialog::NewGame) => self.new_game(fx),
+                Some(Dialog::Setup) => {
+                    self.cancel(fx);
+                    fx.push(Effect::Setup);
+                }
+                Some(Dialog::Branch { mv, .. }) => self.commit_human(mv, fx),
+                None => {}
+            },
+            Action::No => self.view.dialog = None,
+        }
+    }
+
+    /// Tells the app how saving went.
+    pub fn saved(&mut self, result: Result<PathBuf, SaveError>) {
+        match result {
+            Ok(path) => {
+                self.dirty = false;
+                self.set_info(format!("Saved to {}", path.display()));
+                self.saved_as = Some(path);
+            }
+            Err(e) => self.set_error(format!("Not saved: {e}")),
+        }
+    }
+
+    fn set_info(&mut self, text: impl Into<String>) {
+        self.view.message = Some(Message {
+            text: text.into(),
+            is_error: false,
+        });
+    }
+
+    fn set_error(&mut self, text: impl Into<String>) {
+        self.view.message = Some(Message {
+            text: text.into(),
+            is_error: true,
+        });
+    }
+
+    fn side_label(&self, player: Player) -> String {
+        let who = if self.is_human(player) {
+            "you"
+        } else {
+            "engine"
+        };
+        format!("{} ({who})", G::side_name(player))
+    }
+
+    fn play_cursor(&mut self, fx: &mut Vec<Effect<G>>) {
+        let game = self.session.current();
+        if game.outcome().is_some() {
+            self.set_error("The game is over: n starts a new one, u takes back moves");
+            return;
+        }
+        if !self.is_human(game.to_move()) {
+            let side = self.side_label(game.to_move());
+            self.set_error(format!("It is not your move: {side} is to move"));
+            return;
+        }
+        match self.board.move_at(game, self.view.cursor) {
+            Some(mv) => self.play_human(mv, fx),
+            None => self.set_error("No legal move there"),
+        }
+    }
+
+    /// A human's move, asking first when it would drop later moves.
+    pub fn play_human(&mut self, mv: G::Move, fx: &mut Vec<Effect<G>>) {
+        let dropped = self.session.steps().len() - self.session.cursor();
+        if dropped > 0 && !self.takeback {
+            self.view.dialog = Some(Dialog::Branch { mv, dropped });
+        } else {
+            self.commit_human(mv, fx);
+        }
+    }
+
+    fn commit_human(&mut self, mv: G::Move, fx: &mut Vec<Effect<G>>) {
+        self.cancel(fx);
+        match self.session.play(mv, None) {
+            Ok(()) => {
+                self.view.message = None;
+                self.after_move();
+                self.maybe_engine(fx);
+            }
+            Err(e) => self.set_error(e.to_string()),
+        }
+    }
+
+    fn after_move(&mut self) {
+        self.dirty = true;
+        self.takeback = false;
+        self.hint = None;
+        self.follow_log();
+        self.fix_cursor();
+    }
+
+    /// Moves the cursor off a place where no move is legal any more (a filled cell, an
+    /// emptied pit) to the nearest one that is.
+    fn fix_cursor(&mut self) {
+        let game = self.session.current();
+        let cursor = self.view.cursor;
+        if game.outcome().is_some() || self.board.move_at(game, cursor).is_some() {
+            return;
+        }
+        self.view.cursor = [Dir::Right, Dir::Left, Dir::Down, Dir::Up]
+            .into_iter()
+            .map(|dir| self.board.step(game, cursor, dir))
+            .find(|&c| c != cursor)
+            .unwrap_or_else(|| self.board.home(game));
+    }
+
+    fn undo(&mut self, fx: &mut Vec<Effect<G>>) {
+        self.cancel(fx);
+        self.hint = None;
+        let undone = if self.engines_only() {
+            self.paused = true;
+            usize::from(self.session.undo())
+        } else {
+            let humans = [self.is_human(Player::First), self.is_human(Player::Second)];
+            self.session.undo_turn(|p| humans[p.index()])
+        };
+        if undone == 0 {
+            self.set_error("Nothing to undo");
+        } else {
+            self.view.message = None;
+            self.takeback = true;
+        }
+        self.follow_log();
+        self.fix_cursor();
+        self.maybe_engine(fx);
+    }
+
+    fn redo(&mut self, fx: &mut Vec<Effect<G>>) {
+        self.cancel(fx);
+        self.hint = None;
+        let redone = if self.engines_only() {
+            usize::from(self.session.redo())
+        } else {
+            let humans = [self.is_human(Player::First), self.is_human(Player::Second)];
+            self.session.redo_turn(|p| humans[p.index()])
+        };
+        if redone == 0 {
+            self.set_error("Nothing to redo");
+        } else {
+            self.view.message = None;
+        }
+        self.follow_log();
+        self.fix_cursor();
+        self.maybe_engine(fx);
+    }
+
+    /// Shows the position after `to` moves, keeping every move.
+    pub fn browse(&mut self, to: usize, fx: &mut Vec<Effect<G>>) {
+        let to = to.min(self.session.steps().len());
+        if to == self.session.cursor() {
+            return;
+        }
+        self.cancel(fx);
+        self.hint = None;
+        self.session.goto(to);
+        self.takeback = false;
+        if self.session.at_end() {
+            self.view.message = None;
+        } else if self.engines_only() {
+            self.paused = true;
+        }
+        self.follow_log();
+        self.fix_cursor();
+        self.maybe_engine(fx);
+    }
+
+    fn scroll(&mut self, rows: i32) {
+        let visible = self.log_rows();
+        let total = self.session.steps().len() + 1;
+        let max = total.saturating_sub(visible);
+        let offset = self.view.log_offset as i64 + i64::from(rows);
+        self.view.log_offset = offset.clamp(0, max as i64) as usize;
+    }
+
+    fn move_now(&mut self, fx: &mut Vec<Effect<G>>) {
+        match &mut self.engine.pending {
+            Some(pending) if !pending.hurried => {
+                pending.hurried = true;
+                fx.push(Effect::Stop);
+            }
+            Some(_) => {}
+            None => {
+                self.hint = None;
+                self.view.message = None;
+            }
+        }
+    }
+
+    fn pause(&mut self, fx: &mut Vec<Effect<G>>) {
+        if self.paused {
+            self.paused = false;
+            self.set_info("Resumed");
+            self.maybe_engine(fx);
+        } else {
+            self.paused = true;
+            if self
+                .engine
+                .pending
+                .is_some_and(|p| p.purpose == Purpose::Move)
+            {
+                self.cancel(fx);
+            }
+            self.set_info("Paused: Space or p resumes, . plays one move");
+        }
+    }
+
+    fn step_once(&mut self, fx: &mut Vec<Effect<G>>) {
+        if !self.paused {
+            self.set_error(". plays one engine move while paused (Space or p pauses)");
+            return;
+        }
+        if self.engine.pending.is_some() {
+            return;
+        }
+        self.step_once = true;
+        self.maybe_engine(fx);
+        if self.engine.pending.is_none() {
+            self.step_once = false;
+            self.set_error("No engine move to play here");
+        }
+    }
+
+    fn ask_hint(&mut self, fx: &mut Vec<Effect<G>>) {
+        let game = self.session.current();
+        if game.outcome().is_some() {
+            self.set_error("The game is over");
+            return;
+        }
+        let side = game.to_move();
+        if !self.is_human(side) {
+            self.set_error("Hints are for the human side");
+            return;
+        }
+        if self.engine.pending.is_some() {
+            return;
+        }
+        self.set_info("Thinking about a hint...");
+        self.launch(side, Purpose::Hint, fx);
+    }
+
+    fn new_game(&mut self, fx: &mut Vec<Effect<G>>) {
+        self.cancel(fx);
+        self.session.restart();
+        self.dirty = false;
+        self.hint = None;
+        self.takeback = false;
+        self.paused = false;
+        self.step_once = false;
+        self.pace_left_ms = 0;
+        self.engine.last = None;
+        self.view.cursor = self.board.home(self.session.current());
+        self.view.log_offset = 0;
+        self.set_info("New game");
+        self.maybe_engine(fx);
+    }
+
+    /// Stops the running search, if any, and forgets it (its answer will be ignored).
+    fn cancel(&mut self, fx: &mut Vec<Effect<G>>) {
+        if self.engine.pending.take().is_some() {
+            self.engine.progress = None;
+            self.step_once = false;
+            fx.push(Effect::Stop);
+        }
+    }
+
+    /// Starts the engine if it is to move here and nothing holds it.
+    fn maybe_engine(&mut self, fx: &mut Vec<Effect<G>>) {
+        if self.engine.pending.is_some() {
+            return;
+        }
+        let game = self.session.current();
+        if game.outcome().is_some() {
+            self.step_once = false;
+            return;
+        }
+        let side = game.to_move();
+        if self.is_human(side) || !(self.session.at_end() || self.takeback) {
+            return;
+        }
+        if !self.step_once && (self.paused || self.pace_left_ms > 0) {
+            return;
+        }
+        self.launch(side, Purpose::Move, fx);
+    }
+
+    fn launch(&mut self, side: Player, purpose: Purpose, fx: &mut Vec<Effect<G>>) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.engine.pending = Some(Pending {
+            id,
+            side,
+            purpose,
+            started: self.view.tick,
+            hurried: false,
+        });
+        self.engine.progress = None;
+        fx.push(Effect::Search {
+            id,
+            root: self.session.current().clone(),
+            side,
+            purpose,
+        });
+    }
+
+    fn tick(&mut self, fx: &mut Vec<Effect<G>>) {
+        self.view.tick += 1;
+        if self.pace_left_ms > 0 {
+            self.pace_left_ms = self.pace_left_ms.saturating_sub(TICK_MS);
+            if self.pace_left_ms == 0 {
+                self.maybe_engine(fx);
+            }
+        }
+    }
+
+    fn report(&mut self, report: Report<G::Move>, fx: &mut Vec<Effect<G>>) {
+        let waiting = self.engine.pending.map(|p| p.id);
+        match report {
+            Report::Progress { id, result } if Some(id) == waiting => {
+                self.engine.progress = Some(result);
+            }
+            Report::Finished { id, result } if Some(id) == waiting => {
+                let Some(pending) = self.engine.pending.take() else {
+                    return;
+                };
+                self.engine.progress = None;
+                let pv = format_line(self.session.current(), &result.pv);
+                self.engine.last = Some(LastSearch {
+                    id,
+                    side: pending.side,
+                    purpose: pending.purpose,
+                    result: result.clone(),
+                    minimax_nodes: None,
+                    ticks: self.view.tick - pending.started,
+                    pv,
+                });
+                let Some(best) = result.best else {
+                    return;
+                };
+                match pending.purpose {
+                    Purpose::Move => self.engine_move(pending.side, best, result.value, fx),
+                    Purpose::Hint => {
+                        let game = self.session.current();
+                        self.view.cursor = self.board.cursor_of(game, best);
+                        let text = format!(
+                            "Hint: {} ({})",
+                            game.format_move(best),
+                            crate::engine::score::format::<G>(result.value)
+                        );
+                        self.hint = Some((best, result.value));
+                        self.set_info(text);
+                    }
+                }
+            }
+            Report::MinimaxNodes { id, nodes } => {
+                if let Some(last) = self.engine.last.as_mut().filter(|l| l.id == id) {
+                    last.minimax_nodes = Some(nodes);
+                }
+            }
+            Report::Failed { id, reason } if Some(id) == waiting => {
+                self.engine.pending = None;
+                self.engine.progress = None;
+                self.paused = true;
+                self.set_error(format!("The engine failed: {reason} (p retries)"));
+            }
+            // A report of a search the app stopped waiting for.
+            Report::Progress { .. } | Report::Finished { .. } | Report::Failed { .. } => {}
+        }
+    }
+
+    fn engine_move(&mut self, side: Player, mv: G::Move, value: i32, fx: &mut Vec<Effect<G>>) {
+        if self.session.current().to_move() != side {
+            return;
+        }
+        match self.session.play(mv, Some(value)) {
+            Ok(()) => {
+                self.after_move();
+                if self.engines_only() {
+                    self.pace_left_ms = self.ui.engine_pace_ms;
+                }
+                self.step_once = false;
+                self.maybe_engine(fx);
+            }
+            Err(e) => {
+                self.paused = true;
+                self.set_error(format!("The engine chose an illegal move: {e}"));
+            }
+        }
+    }
+
+    fn mouse(&mut self, mouse: MouseEvent, fx: &mut Vec<Effect<G>>) {
+        let at = Position::new(mouse.column, mouse.row);
+        let click = matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left));
+        if self.view.dialog.is_some() {
+            if click {
+                let (yes, no) = layout::dialog_buttons(layout::dialog(self.view.frame));
+                if yes.contains(at) {
+                    self.perform(Action::Yes, fx);
+                } else if no.contains(at) {
+                    self.perform(Action::No, fx);
+                }
+            }
+            return;
+        }
+        if self.view.help {
+            if click {
+                self.view.help = false;
+            }
+            return;
+        }
+        let Areas::Panes(areas) = self.areas() else {
+            return;
+        };
+        let pane = areas.pane_at(at);
+        match mouse.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                let Some(pane) = pane else {
+                    return;
+                };
+                self.view.focus = pane;
+                match pane {
+                    Pane::Board => {
+                        let game = self.session.current();
+                        if let Some(cursor) = self.board.hit(game, layout::inner(areas.board), at) {
+                            self.view.cursor = cursor;
+                            if game.outcome().is_none() && self.is_human(game.to_move()) {
+                                self.play_cursor(fx);
+                            }
+                        }
+                    }
+                    Pane::Moves => {
+                        let inner = layout::inner(areas.moves);
+                        if inner.contains(at) {
+                            let row = self.view.log_offset + usize::from(at.y - inner.y);
+                            if row <= self.session.steps().len() {
+                                self.browse(row, fx);
+                            }
+                        }
+                    }
+                    Pane::Engine | Pane::Tree => {}
+                }
+            }
+            MouseEventKind::Moved if pane == Some(Pane::Board) => {
+                let game = self.session.current();
+                if let Some(cursor) = self.board.hit(game, layout::inner(areas.board), at) {
+                    self.view.cursor = cursor;
+                }
+            }
+            MouseEventKind::ScrollUp if pane == Some(Pane::Moves) => self.scroll(-3),
+            MouseEventKind::ScrollDown if pane == Some(Pane::Moves) => self.scroll(3),
+            _ => {}
+        }
+    }
+
+    fn log_rows(&self) -> usize {
+        match self.areas() {
+            Areas::Panes(a) => usize::from(layout::inner(a.moves).height).max(1),
+            Areas::TooSmall { .. } => 1,
+        }
+    }
+
+    /// Scrolls the move log so the current position's row is visible.
+    fn follow_log(&mut self) {
+        let rows = self.log_rows();
+        let row = self.session.cursor();
+        if row < self.view.log_offset {
+            self.view.log_offset = row;
+        } else if row >= self.view.log_offset + rows {
+            self.view.log_offset = row + 1 - rows;
+        }
+    }
+}
+
+/// Moves in notation, each formatted in the position it is played in (stops at the first
+/// move that does not fit, which a stale line could hold).
+pub fn format_line<G: Game>(root: &G, moves: &[G::Move]) -> Vec<String> {
+    let mut position = root.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        out.push(position.format_move(mv));
+        if position.try_play(mv).is_err() {
+            break;
+        }
+    }
+    out
+}

@@ -1,0 +1,206 @@
+//! Keys to [`Action`]s for the game screen, depending on focus and open overlays, plus the
+//! help text: every binding is listed here once, next to the code that decides it.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::action::{Action, Dir, Pane};
+
+/// What decides the meaning of a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyContext {
+    /// The focused pane.
+    pub focus: Pane,
+    /// The help overlay is open.
+    pub help: bool,
+    /// A confirmation dialog is open.
+    pub dialog: bool,
+    /// Both sides are engines (Space pauses instead of playing).
+    pub engines_only: bool,
+}
+
+/// The action for a key press, if any.
+pub fn action(key: KeyEvent, ctx: KeyContext) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl && matches!(key.code, KeyCode::Char('c' | 'C')) {
+        return Some(Action::ForceQuit);
+    }
+    if ctx.dialog {
+        return match key.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => Some(Action::Yes),
+            KeyCode::Char('n' | 'N' | 'q') | KeyCode::Esc => Some(Action::No),
+            _ => None,
+        };
+    }
+    if ctx.help {
+        return match key.code {
+            KeyCode::Esc | KeyCode::Enter | KeyCode::Char('?' | 'q') => Some(Action::Close),
+            _ => None,
+        };
+    }
+    if ctrl {
+        return match key.code {
+            KeyCode::Char('r') => Some(Action::Redo),
+            _ => None,
+        };
+    }
+    let common = match key.code {
+        KeyCode::Char('q') => Some(Action::Quit),
+        KeyCode::Char('?') | KeyCode::F(1) => Some(Action::ToggleHelp),
+        KeyCode::Tab => Some(Action::FocusNext),
+        KeyCode::BackTab => Some(Action::FocusPrev),
+        KeyCode::Char('u') => Some(Action::Undo),
+        KeyCode::Char('r') => Some(Action::Redo),
+        KeyCode::Char('[' | '<') => Some(Action::StepBack),
+        KeyCode::Char(']' | '>') => Some(Action::StepForward),
+        KeyCode::Home => Some(Action::First),
+        KeyCode::End => Some(Action::Last),
+        KeyCode::Esc | KeyCode::Char('m') => Some(Action::MoveNow),
+        KeyCode::Char('p') => Some(Action::Pause),
+        KeyCode::Char('.') => Some(Action::StepOnce),
+        KeyCode::Char('H') => Some(Action::Hint),
+        KeyCode::Char('n') => Some(Action::NewGame),
+        KeyCode::Char('s') => Some(Action::Save),
+        KeyCode::Char('o') => Some(Action::Setup),
+        KeyCode::Char(' ') if ctx.engines_only => Some(Action::Pause),
+        _ => None,
+    };
+    if common.is_some() {
+        return common;
+    }
+    match ctx.focus {
+        Pane::Board => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => Some(Action::Cursor(Dir::Up)),
+            KeyCode::Down | KeyCode::Char('j') => Some(Action::Cursor(Dir::Down)),
+            KeyCode::Left | KeyCode::Char('h') => Some(Action::Cursor(Dir::Left)),
+            KeyCode::Right | KeyCode::Char('l') => Some(Action::Cursor(Dir::Right)),
+            KeyCode::Enter | KeyCode::Char(' ') => Some(Action::Play),
+            _ => None,
+        },
+        Pane::Moves => match key.code {
+            KeyCode::Up | KeyCode::Left | KeyCode::Char('k' | 'h') => Some(Action::StepBack),
+            KeyCode::Down | KeyCode::Right | KeyCode::Char('j' | 'l') => Some(Action::StepForward),
+            KeyCode::PageUp => Some(Action::Scroll(-10)),
+            KeyCode::PageDown => Some(Action::Scroll(10)),
+            _ => None,
+        },
+        Pane::Engine | Pane::Tree => None,
+    }
+}
+
+/// The help overlay: (keys, what they do), one binding per line; `""` keys start a heading.
+pub const HELP: &[(&str, &str)] = &[
+    ("", "Keys"),
+    (
+        "←↑↓→ hjkl",
+        "move the board cursor over legal moves (board focused)",
+    ),
+    ("Enter Space", "play the move under the cursor"),
+    ("u", "undo your turn (the engine's reply goes back with it)"),
+    ("r  Ctrl-r", "redo a taken-back turn"),
+    (
+        "[ ]  ←→ in Moves",
+        "step through the game to view earlier positions",
+    ),
+    (
+        "Home End",
+        "view the start / go back to the latest position",
+    ),
+    (
+        "H",
+        "hint: the engine's best move for you, shown on the board",
+    ),
+    ("Esc m", "make the thinking engine move now"),
+    (
+        "Space p  .",
+        "engine vs engine: pause or resume; one move while paused",
+    ),
+    (
+        "n  o  s",
+        "new game (same settings); setup screen; save to a file",
+    ),
+    ("Tab Shift-Tab", "focus the next / previous pane"),
+    (
+        "?  q  Ctrl-c",
+        "this help; quit (asks if unsaved); quit at once",
+    ),
+    ("", "Mouse"),
+    (
+        "click the board",
+        "play there (or move the cursor when it is not your turn)",
+    ),
+    ("click a move", "view the position after it"),
+    ("wheel over Moves", "scroll the move list"),
+    ("click a pane", "focus it"),
+    ("", "Branching"),
+    (
+        "",
+        "Playing at an earlier position drops the later moves. After stepping back",
+    ),
+    (
+        "",
+        "with [ ] or a click it asks first; after u it does not (like an editor's redo).",
+    ),
+    (
+        "",
+        "A saved file keeps the whole move list and the position on view.",
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx(focus: Pane) -> KeyContext {
+        KeyContext {
+            focus,
+            help: false,
+            dialog: false,
+            engines_only: false,
+        }
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn arrows_depend_on_focus() {
+        assert_eq!(
+            action(key(KeyCode::Left), ctx(Pane::Board)),
+            Some(Action::Cursor(Dir::Left))
+        );
+        assert_eq!(
+            action(key(KeyCode::Left), ctx(Pane::Moves)),
+            Some(Action::StepBack)
+        );
+    }
+
+    #[test]
+    fn dialogs_take_only_answers() {
+        let c = KeyContext {
+            dialog: true,
+            ..ctx(Pane::Board)
+        };
+        assert_eq!(action(key(KeyCode::Char('y')), c), Some(Action::Yes));
+        assert_eq!(action(key(KeyCode::Esc), c), Some(Action::No));
+        assert_eq!(action(key(KeyCode::Char('u')), c), None);
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(action(ctrl_c, c), Some(Action::ForceQuit));
+    }
+
+    #[test]
+    fn space_pauses_engine_games() {
+        let c = KeyContext {
+            engines_only: true,
+            ..ctx(Pane::Board)
+        };
+        assert_eq!(action(key(KeyCode::Char(' ')), c), Some(Action::Pause));
+        assert_eq!(
+            action(key(KeyCode::Char(' ')), ctx(Pane::Board)),
+            Some(Action::Play)
+        );
+    }
+}

@@ -1,0 +1,245 @@
+//! Where everything goes: a pure function of the frame size and the board's minimum size.
+//! Drawing and mouse hit-testing both call it, so a click lands where the picture is.
+
+use ratatui::layout::{Constraint, Layout, Margin, Position, Rect, Size};
+
+use super::action::Pane;
+
+/// Rows of the status bar (state line and key hints).
+pub const STATUS_H: u16 = 2;
+/// Rows of the engine pane, borders included.
+pub const ENGINE_H: u16 = 9;
+/// The narrowest the right-hand column may be.
+pub const RIGHT_MIN_W: u16 = 32;
+/// The fewest rows of the move log, borders included.
+pub const MOVES_MIN_H: u16 = 5;
+/// The fewest rows of the tree pane, borders included.
+pub const TREE_MIN_H: u16 = 3;
+
+/// The panes of the game screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PaneAreas {
+    /// The board pane, border included.
+    pub board: Rect,
+    /// The move log.
+    pub moves: Rect,
+    /// The engine statistics.
+    pub engine: Rect,
+    /// The search tree.
+    pub tree: Rect,
+    /// The status bar (no border).
+    pub status: Rect,
+}
+
+impl PaneAreas {
+    /// The area of `pane`.
+    pub fn of(&self, pane: Pane) -> Rect {
+        match pane {
+            Pane::Board => self.board,
+            Pane::Moves => self.moves,
+            Pane::Engine => self.engine,
+            Pane::Tree => self.tree,
+        }
+    }
+
+    /// The pane under a screen position.
+    pub fn pane_at(&self, at: Position) -> Option<Pane> {
+        Pane::ALL.into_iter().find(|&p| self.of(p).contains(at))
+    }
+}
+
+/// The layout of a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Areas {
+    /// The terminal is too small: at least `need` is needed.
+    TooSmall {
+        /// The smallest size that works.
+        need: Size,
+    },
+    /// Every pane fits.
+    Panes(PaneAreas),
+}
+
+/// The narrowest the move log may be when the panes sit under the board.
+pub const MOVES_MIN_W: u16 = 26;
+/// The narrowest the engine pane may be when the panes sit under the board.
+pub const ENGINE_MIN_W: u16 = 40;
+
+/// The smallest frame for the board beside the other panes.
+fn side_by_side_min(board_min: Size) -> Size {
+    Size::new(
+        board_min.width + 2 + RIGHT_MIN_W,
+        (board_min.height + 2).max(MOVES_MIN_H + ENGINE_H + TREE_MIN_H) + STATUS_H,
+    )
+}
+
+/// The smallest frame for the board above the other panes (wide, flat boards like Kalah).
+fn stacked_min(board_min: Size) -> Size {
+    Size::new(
+        (board_min.width + 2).max(MOVES_MIN_W + ENGINE_MIN_W),
+        board_min.height + 2 + ENGINE_H + TREE_MIN_H + STATUS_H,
+    )
+}
+
+fn fits(frame: Rect, need: Size) -> bool {
+    frame.width >= need.width && frame.height >= need.height
+}
+
+/// The smallest frame the game screen needs for a board of `board_min` (inside its border):
+/// of the two arrangements, the one that needs less room.
+pub fn min_frame(board_min: Size) -> Size {
+    let beside = side_by_side_min(board_min);
+    let stacked = stacked_min(board_min);
+    if u32::from(stacked.width) * u32::from(stacked.height)
+        < u32::from(beside.width) * u32::from(beside.height)
+    {
+        stacked
+    } else {
+        beside
+    }
+}
+
+/// Lays out the game screen: the board at the left and the other panes at the right when
+/// that fits, else the board across the top and the other panes below it.
+pub fn areas(frame: Rect, board_min: Size) -> Areas {
+    let [main, status] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(STATUS_H)]).areas(frame);
+    if fits(frame, side_by_side_min(board_min)) {
+        let left_w = (board_min.width + 2)
+            .max(main.width * 45 / 100)
+            .min(main.width - RIGHT_MIN_W);
+        let [board, right] =
+            Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
+        let tree_h = ((right.height.saturating_sub(ENGINE_H)) / 3).max(TREE_MIN_H);
+        let [moves, engine, tree] = Layout::vertical([
+            Constraint::Min(MOVES_MIN_H),
+            Constraint::Length(ENGINE_H),
+            Constraint::Length(tree_h),
+        ])
+        .areas(right);
+        return Areas::Panes(PaneAreas {
+            board,
+            moves,
+            engine,
+            tree,
+            status,
+        });
+    }
+    if fits(frame, stacked_min(board_min)) {
+        // Up to half the height for the board when there is room to spare.
+        let board_h = (main.height / 2)
+            .max(board_min.height + 2)
+            .min(main.height - ENGINE_H - TREE_MIN_H);
+        let [board, below] =
+            Layout::vertical([Constraint::Length(board_h), Constraint::Min(0)]).areas(main);
+        let moves_w = (below.width * 2 / 5)
+            .max(MOVES_MIN_W)
+            .min(below.width - ENGINE_MIN_W);
+        let [moves, right] =
+            Layout::horizontal([Constraint::Length(moves_w), Constraint::Min(0)]).areas(below);
+        let [engine, tree] =
+            Layout::vertical([Constraint::Length(ENGINE_H), Constraint::Min(0)]).areas(right);
+        return Areas::Panes(PaneAreas {
+            board,
+            moves,
+            engine,
+            tree,
+            status,
+        });
+    }
+    Areas::TooSmall {
+        need: min_frame(board_min),
+    }
+}
+
+/// The inside of a bordered pane.
+pub fn inner(pane: Rect) -> Rect {
+    pane.inner(Margin::new(1, 1))
+}
+
+/// A `width` x `height` box centred in `frame` (shrunk to fit).
+pub fn centered(frame: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(frame.width);
+    let height = height.min(frame.height);
+    Rect::new(
+        frame.x + (frame.width - width) / 2,
+        frame.y + (frame.height - height) / 2,
+        width,
+        height,
+    )
+}
+
+/// The confirmation dialog box.
+pub fn dialog(frame: Rect) -> Rect {
+    centered(frame, 60, 7)
+}
+
+/// The dialog's `[ Yes ]` and `[ No ]` buttons.
+pub fn dialog_buttons(dialog: Rect) -> (Rect, Rect) {
+    let y = dialog.bottom().saturating_sub(2);
+    let mid = dialog.x + dialog.width / 2;
+    (
+        Rect::new(mid.saturating_sub(12), y, 9, 1),
+        Rect::new(mid + 3, y, 8, 1),
+    )
+}
+
+/// The help overlay.
+pub fn help(frame: Rect) -> Rect {
+    centered(frame, 78, 24)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panes_tile_the_frame_at_common_sizes() {
+        for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+            let frame = Rect::new(0, 0, w, h);
+            let Areas::Panes(a) = areas(frame, Size::new(15, 8)) else {
+                panic!("{w}x{h} should fit");
+            };
+            let total: u32 = [a.board, a.moves, a.engine, a.tree, a.status]
+                .iter()
+                .map(|r| r.area())
+                .sum();
+            assert_eq!(total, frame.area());
+            assert!(a.moves.width >= RIGHT_MIN_W);
+            assert_eq!(a.engine.height, ENGINE_H);
+        }
+    }
+
+    #[test]
+    fn wide_boards_go_above_the_other_panes() {
+        // Kalah with 12 pits: too wide to sit beside the panes at 80 columns.
+        let board = Size::new(57, 7);
+        let frame = Rect::new(0, 0, 80, 24);
+        let Areas::Panes(a) = areas(frame, board) else {
+            panic!("80x24 should fit");
+        };
+        assert_eq!(a.board.width, 80);
+        assert!(a.board.height >= board.height + 2);
+        assert!(a.moves.y > a.board.y && a.engine.y > a.board.y);
+        assert_eq!(a.engine.height, ENGINE_H);
+        assert!(a.tree.height >= TREE_MIN_H);
+        let total: u32 = [a.board, a.moves, a.engine, a.tree, a.status]
+            .iter()
+            .map(|r| r.area())
+            .sum();
+        assert_eq!(total, frame.area());
+    }
+
+    #[test]
+    fn small_frames_say_how_much_is_needed() {
+        let need = min_frame(Size::new(15, 8));
+        assert_eq!(
+            areas(Rect::new(0, 0, need.width - 1, 30), Size::new(15, 8)),
+            Areas::TooSmall { need }
+        );
+        assert!(matches!(
+            areas(Rect::new(0, 0, need.width, need.height), Size::new(15, 8)),
+            Areas::Panes(_)
+        ));
+    }
+}

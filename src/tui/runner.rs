@@ -1,0 +1,179 @@
+//! The loops that drive a screen: receive events, let the state handle them, carry out the
+//! effects (engine, saving), redraw when something changed. Generic over the ratatui
+//! backend so tests run them on a `TestBackend` with a channel they fill themselves.
+
+use std::convert::Infallible;
+use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
+
+use anyhow::{Context, Result};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+
+use super::app::{App, Effect};
+use super::boards::HasBoard;
+use super::event::Event;
+use super::setup::{SetupOutcome, SetupState};
+use super::theme::Theme;
+use super::worker::{Report, Worker};
+use super::{panes, ui};
+use crate::games::GameKind;
+use crate::session::SaveError;
+
+/// How a game screen ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameExit {
+    /// The user quit.
+    Quit,
+    /// The user asked for the setup screen.
+    Setup,
+}
+
+fn draw_error<E: std::error::Error + Send + Sync + 'static>(e: E) -> anyhow::Error {
+    anyhow::Error::new(e).context("cannot draw on the terminal")
+}
+
+/// Runs the game screen until the user quits or asks for the setup screen.
+pub fn run_game<G, B>(
+    terminal: &mut Terminal<B>,
+    rx: &Receiver<Event<Report<G::Move>>>,
+    app: &mut App<G>,
+    worker: &mut Worker<G>,
+) -> Result<GameExit>
+where
+    G: HasBoard,
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    let effects = app.start();
+    if let Some(exit) = apply(app, worker, effects) {
+        return Ok(exit);
+    }
+    let mut redraw = true;
+    loop {
+        if redraw {
+            terminal.draw(|f| ui::draw(f, app)).map_err(draw_error)?;
+        }
+        let first = rx.recv().context("the input and engine threads are gone")?;
+        redraw = false;
+        // Handle everything already waiting before drawing again: bursts of progress
+        // reports or mouse moves cost one frame, not one each.
+        for event in std::iter::once(first).chain(rx.try_iter()) {
+            let tick = matches!(event, Event::Tick);
+            let effects = app.update(event);
+            redraw |= !tick || app.is_animating() || !effects.is_empty();
+            if let Some(exit) = apply(app, worker, effects) {
+                return Ok(exit);
+            }
+        }
+    }
+}
+
+fn apply<G: HasBoard>(
+    app: &mut App<G>,
+    worker: &mut Worker<G>,
+    effects: Vec<Effect<G>>,
+) -> Option<GameExit> {
+    for effect in effects {
+        match effect {
+            Effect::Search { id, root, side, .. } => worker.start(id, root, side),
+            Effect::Stop => worker.stop(),
+            Effect::Save => {
+                let result = save_in_current_dir(app);
+                app.saved(result);
+            }
+            Effect::Quit => return Some(GameExit::Quit),
+            Effect::Setup => return Some(GameExit::Setup),
+        }
+    }
+    None
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC for a time in seconds since 1970 (Hinnant's civil-from-days).
+pub fn utc_stamp(seconds: u64) -> String {
+    let days = (seconds / 86_400) as i64;
+    let rest = seconds % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// The file a save goes to: `gametree-<game>-<UTC time>.json`, made unique with `-2`, `-3`...
+pub fn save_path(dir: &std::path::Path, kind: GameKind, seconds: u64) -> PathBuf {
+    let stem = format!("gametree-{}-{}", kind.name(), utc_stamp(seconds));
+    let mut path = dir.join(format!("{stem}.json"));
+    let mut n = 2;
+    while path.exists() {
+        path = dir.join(format!("{stem}-{n}.json"));
+        n += 1;
+    }
+    path
+}
+
+/// Saves the app's game into `dir` under a fresh name.
+pub fn save_game<G: HasBoard>(app: &App<G>, dir: &std::path::Path) -> Result<PathBuf, SaveError> {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let path = save_path(dir, G::KIND, seconds);
+    app.session.save(&app.players, &path)?;
+    Ok(path)
+}
+
+fn save_in_current_dir<G: HasBoard>(app: &App<G>) -> Result<PathBuf, SaveError> {
+    save_game(app, std::path::Path::new("."))
+        .map(|p| p.strip_prefix(".").map(PathBuf::from).unwrap_or(p))
+}
+
+/// Runs the setup screen until the user starts, loads or quits.
+pub fn run_setup<B>(
+    terminal: &mut Terminal<B>,
+    rx: &Receiver<Event<Infallible>>,
+    state: &mut SetupState,
+) -> Result<SetupOutcome>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    let theme = Theme::default();
+    let size = terminal.size().map_err(draw_error)?;
+    state.frame = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+    loop {
+        terminal
+            .draw(|f| panes::setup::draw(f, state, &theme))
+            .map_err(draw_error)?;
+        let event = rx.recv().context("the input thread is gone")?;
+        match event {
+            Event::Input(input) => match state.update(&input) {
+                SetupOutcome::Stay => {}
+                outcome => return Ok(outcome),
+            },
+            Event::InputFailed(reason) => anyhow::bail!("cannot read the terminal: {reason}"),
+            Event::Tick | Event::Engine(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_are_utc_calendar_times() {
+        assert_eq!(utc_stamp(0), "19700101-000000");
+        assert_eq!(utc_stamp(951_782_400), "20000229-000000");
+        assert_eq!(utc_stamp(1_700_000_000), "20231114-221320");
+    }
+}

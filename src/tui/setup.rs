@@ -1,0 +1,692 @@
+//! The setup screen's state: the game, who plays each side and how the engine searches, the
+//! game's options, and a saved game to load. Every edit is validated at once against the
+//! config rules; a refused value stays in its field with the reason and the allowed range.
+
+use std::path::PathBuf;
+
+use ratatui::crossterm::event::{
+    Event as CtEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+use crate::config::{Config, PlayerKind, SideConfig};
+use crate::engine::Player;
+use crate::engine::search::Algorithm;
+use crate::games::{GameKind, GameOptions, Playable};
+
+/// One line of the form that holds a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    /// Which game.
+    Game,
+    /// Which sides a human plays (and so who moves first).
+    Humans,
+    /// Search algorithm per side.
+    Algorithm,
+    /// Depth per side.
+    Depth,
+    /// Time per move per side.
+    Time,
+    /// Random ties per side.
+    RandomTies,
+    /// Seed per side.
+    Seed,
+    /// Evaluator per side.
+    Evaluator,
+    /// The game option with this index in `GameOptions::entries`.
+    Option(usize),
+    /// A saved game to load.
+    Load,
+    /// The start button.
+    Start,
+}
+
+impl Row {
+    /// True for rows with a value per side.
+    pub fn is_per_side(self) -> bool {
+        matches!(
+            self,
+            Self::Algorithm
+                | Self::Depth
+                | Self::Time
+                | Self::RandomTies
+                | Self::Seed
+                | Self::Evaluator
+        )
+    }
+
+    /// True for rows edited by typing.
+    pub fn is_text(self) -> bool {
+        matches!(
+            self,
+            Self::Depth | Self::Time | Self::Seed | Self::Option(_) | Self::Load
+        )
+    }
+}
+
+/// One line of the screen, in drawing order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupLine {
+    /// A section heading.
+    Heading(String),
+    /// A row with values.
+    Row(Row),
+    /// The error of the row above.
+    Error(String),
+}
+
+/// Which sides a human plays.
+const HUMANS: [(bool, bool); 4] = [(true, false), (false, true), (true, true), (false, false)];
+
+/// What the setup screen asks the runner to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupOutcome {
+    /// Nothing; redraw.
+    Stay,
+    /// Start a new game with `config`.
+    Start,
+    /// Load the saved game at this path.
+    Load(PathBuf),
+    /// Leave the program.
+    Quit,
+}
+
+/// Width of the label column.
+pub const LABEL_W: u16 = 25;
+/// Width of each side's column.
+pub const COLUMN_W: u16 = 22;
+
+/// The setup screen.
+#[derive(Clone, Debug)]
+pub struct SetupState {
+    /// The settings being edited; what a started game uses.
+    pub config: Config,
+    /// The selected row (index into [`SetupState::rows`]).
+    pub selected: usize,
+    /// The selected side on per-side rows.
+    pub column: Player,
+    /// The text being typed into the selected field.
+    pub editing: Option<String>,
+    /// Why the last edit was refused (shown under its row).
+    pub error: Option<String>,
+    /// A message from outside (a failed load or start).
+    pub message: Option<String>,
+    /// The saved game to load.
+    pub load_path: String,
+    /// The whole terminal, for hit-testing.
+    pub frame: Rect,
+}
+
+/// Side names of a game (`X`, `O`...).
+pub fn side_names(kind: GameKind) -> [&'static str; 2] {
+    crate::with_game!(kind, G => [
+        <G as Playable>::side_name(Player::First),
+        <G as Playable>::side_name(Player::Second),
+    ])
+}
+
+fn option_entries(config: &Config) -> Vec<(&'static str, String)> {
+    crate::with_game!(config.game, G => config
+        .game_options::<G>()
+        .map(|o| o.entries())
+        .unwrap_or_default())
+}
+
+fn evaluators(kind: GameKind) -> Vec<&'static str> {
+    crate::with_game!(kind, G => {
+        let mut names = vec!["default"];
+        names.extend(<G as Playable>::EVALUATORS.iter().copied());
+        names
+    })
+}
+
+fn default_depth(config: &Config) -> Option<u32> {
+    crate::with_game!(config.game, G => config.game_options::<G>().ok().map(|o| o.default_depth()))
+}
+
+/// Sets one option of the current game from text, validated; the config is unchanged on error.
+fn set_option(config: &mut Config, key: &str, value: &str) -> Result<(), String> {
+    crate::with_game!(config.game, G => {
+        let mut options = config.game_options::<G>().map_err(|e| e.to_string())?;
+        options.set(key, value).map_err(|e| format!("{key} = {value}: {e}"))?;
+        options.validate("setup").map_err(|e| e.to_string())?;
+        let table = toml::Table::try_from(&options).map_err(|e| e.to_string())?;
+        match config.game {
+            GameKind::TicTacToe => config.tictactoe = table,
+            GameKind::Gomoku => config.gomoku = table,
+            GameKind::Kalah => config.kalah = table,
+            GameKind::Dots => config.dots = table,
+        }
+        Ok(())
+    })
+}
+
+/// The newest `gametree-*.json` in the current directory, to offer for loading.
+pub fn newest_save() -> Option<String> {
+    let entries = std::fs::read_dir(".").ok()?;
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            let json = std::path::Path::new(&name)
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("json"));
+            name.starts_with("gametree-") && json
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.file_name())))
+        .max()
+        .map(|(_, name)| name.to_string_lossy().to_string())
+}
+
+impl SetupState {
+    /// The setup screen prefilled from `config`.
+    pub fn new(config: Config) -> Self {
+        let mut state = Self {
+            config,
+            selected: 0,
+            column: Player::First,
+            editing: None,
+            error: None,
+            message: None,
+            load_path: String::new(),
+            frame: Rect::new(0, 0, 80, 24),
+        };
+        state.selected = state
+            .rows()
+            .iter()
+            .position(|&r| r == Row::Start)
+            .unwrap_or(0);
+        state
+    }
+
+    /// Every row with a value, in order.
+    pub fn rows(&self) -> Vec<Row> {
+        let mut rows = vec![
+            Row::Game,
+            Row::Humans,
+            Row::Algorithm,
+            Row::Depth,
+            Row::Time,
+            Row::RandomTies,
+            Row::Seed,
+            Row::Evaluator,
+        ];
+        rows.extend((0..option_entries(&self.config).len()).map(Row::Option));
+        rows.push(Row::Load);
+        rows.push(Row::Start);
+        rows
+    }
+
+    /// The selected row.
+    pub fn row(&self) -> Row {
+        let rows = self.rows();
+        rows.get(self.selected)
+            .or(rows.last())
+            .copied()
+            .unwrap_or(Row::Start)
+    }
+
+    /// The screen's lines, in order: headings, rows and the error under its row.
+    pub fn lines(&self) -> Vec<SetupLine> {
+        let names = side_names(self.config.game);
+        let mut lines = Vec::new();
+        for row in self.rows() {
+            match row {
+                Row::Algorithm => lines.push(SetupLine::Heading(format!(
+                    "{:<l$}{:<w$}{}",
+                    "Engine settings",
+                    format!("{} (moves first)", names[0]),
+                    names[1],
+                    l = usize::from(LABEL_W) - 1,
+                    w = usize::from(COLUMN_W)
+                ))),
+                Row::Option(0) => lines.push(SetupLine::Heading(format!(
+                    "{} options",
+                    self.config.game.title()
+                ))),
+                Row::Load => lines.push(SetupLine::Heading("Or continue a saved game".to_string())),
+                _ => {}
+            }
+            lines.push(SetupLine::Row(row));
+            if row == self.row()
+                && let Some(error) = &self.error
+            {
+                lines.push(SetupLine::Error(error.clone()));
+            }
+        }
+        lines
+    }
+
+    /// The label of a row.
+    pub fn label(&self, row: Row) -> String {
+        match row {
+            Row::Game => "Game".to_string(),
+            Row::Humans => "You play".to_string(),
+            Row::Algorithm => "Algorithm".to_string(),
+            Row::Depth => "Depth".to_string(),
+            Row::Time => "Time per move".to_string(),
+            Row::RandomTies => "Random ties".to_string(),
+            Row::Seed => "Seed".to_string(),
+            Row::Evaluator => "Evaluator".to_string(),
+            Row::Option(i) => option_entries(&self.config)
+                .get(i)
+                .map_or_else(String::new, |(k, _)| (*k).to_string()),
+            Row::Load => "Load file".to_string(),
+            Row::Start => String::new(),
+        }
+    }
+
+    fn humans(&self) -> (bool, bool) {
+        let players = &self.config.players;
+        (
+            players.first.kind == PlayerKind::Human,
+            players.second.kind == PlayerKind::Human,
+        )
+    }
+
+    /// The value shown for `row` (and `side` on per-side rows).
+    pub fn value(&self, row: Row, side: Player) -> String {
+        let names = side_names(self.config.game);
+        let s = self.config.players.side(side);
+        match row {
+            Row::Game => format!("◀ {} ▶", self.config.game.title()),
+            Row::Humans => {
+                let text = match self.humans() {
+                    (true, false) => format!("{} (you move first)", names[0]),
+                    (false, true) => format!("{} (the engine moves first)", names[1]),
+                    (true, true) => "both sides (two humans)".to_string(),
+                    (false, false) => "neither (engine vs engine)".to_string(),
+                };
+                format!("◀ {text} ▶")
+            }
+            Row::Algorithm => s.algorithm.to_string(),
+            Row::Depth => match (s.depth, default_depth(&self.config)) {
+                (0, Some(d)) => format!("0 (game's: {d})"),
+                (d, _) => d.to_string(),
+            },
+            Row::Time => match s.time_ms {
+                0 => "0 (no limit)".to_string(),
+                t => format!("{t} ms"),
+            },
+            Row::RandomTies => if s.random_ties { "on" } else { "off" }.to_string(),
+            Row::Seed => s
+                .seed
+                .map_or_else(|| "random".to_string(), |seed| seed.to_string()),
+            Row::Evaluator => s.evaluator.clone(),
+            Row::Option(i) => option_entries(&self.config)
+                .get(i)
+                .map_or_else(String::new, |(_, v)| v.clone()),
+            Row::Load => self.load_path.clone(),
+            Row::Start => "[ Start the game ]".to_string(),
+        }
+    }
+
+    /// The raw text a field is edited from.
+    fn edit_text(&self, row: Row) -> String {
+        let s = self.config.players.side(self.column);
+        match row {
+            Row::Depth => s.depth.to_string(),
+            Row::Time => s.time_ms.to_string(),
+            Row::Seed => s.seed.map(|v| v.to_string()).unwrap_or_default(),
+            Row::Load => self.load_path.clone(),
+            other => self.value(other, self.column),
+        }
+    }
+
+    /// Handles one terminal event.
+    pub fn update(&mut self, event: &CtEvent) -> SetupOutcome {
+        match event {
+            CtEvent::Key(key) if key.kind != KeyEventKind::Release => self.key(*key),
+            CtEvent::Mouse(mouse) => {
+                let at = Position::new(mouse.column, mouse.row);
+                match mouse.kind {
+                    MouseEventKind::Down(MouseButton::Left) => self.click(at),
+                    MouseEventKind::ScrollUp => {
+                        self.move_selection(-1);
+                        SetupOutcome::Stay
+                    }
+                    MouseEventKind::ScrollDown => {
+                        self.move_selection(1);
+                        SetupOutcome::Stay
+                    }
+                    _ => SetupOutcome::Stay,
+                }
+            }
+            CtEvent::Resize(w, h) => {
+                self.frame = Rect::new(0, 0, *w, *h);
+                SetupOutcome::Stay
+            }
+            _ => SetupOutcome::Stay,
+        }
+    }
+
+    fn key(&mut self, key: KeyEvent) -> SetupOutcome {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && matches!(key.code, KeyCode::Char('c')) {
+            return SetupOutcome::Quit;
+        }
+        if let Some(text) = &mut self.editing {
+            match key.code {
+                KeyCode::Char(c) if !ctrl => text.push(c),
+                KeyCode::Backspace => {
+                    text.pop();
+                }
+                KeyCode::Esc => {
+                    self.editing = None;
+                    self.error = None;
+                }
+                KeyCode::Enter => {
+                    let committed = self.commit();
+                    if committed && self.row() == Row::Load {
+                        return self.load();
+                    }
+                }
+                KeyCode::Up | KeyCode::BackTab | KeyCode::Down | KeyCode::Tab => {
+                    let by = if matches!(key.code, KeyCode::Up | KeyCode::BackTab) {
+                        -1
+                    } else {
+                        1
+                    };
+                    let committed = self.commit();
+                    if committed {
+                        self.move_selection(by);
+                    }
+                }
+                _ => {}
+            }
+            return SetupOutcome::Stay;
+        }
+        let row = self.row();
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => self.move_selection(-1),
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => self.move_selection(1),
+            KeyCode::Left | KeyCode::Char('h') => self.sideways(-1),
+            KeyCode::Right | KeyCode::Char('l') => self.sideways(1),
+            KeyCode::Char(' ') => {
+                if row.is_text() {
+                    self.editing = Some(self.edit_text(row));
+                } else if row == Row::Start {
+                    return SetupOutcome::Start;
+                } else {
+                    self.cycle(row, 1);
+                }
+            }
+            KeyCode::Enter => {
+                return match row {
+                    Row::Load => self.load(),
+                    _ => SetupOutcome::Start,
+                };
+            }
+            KeyCode::Backspace if row.is_text() => {
+                let mut text = self.edit_text(row);
+                text.pop();
+                self.editing = Some(text);
+            }
+            KeyCode::Char(c) if row.is_text() => self.editing = Some(c.to_string()),
+            KeyCode::Char('q') => return SetupOutcome::Quit,
+            _ => {}
+        }
+        SetupOutcome::Stay
+    }
+
+    fn load(&mut self) -> SetupOutcome {
+        if self.load_path.trim().is_empty() {
+            self.error = Some("type the name of a saved game file first".to_string());
+            SetupOutcome::Stay
+        } else {
+            SetupOutcome::Load(PathBuf::from(self.load_path.trim()))
+        }
+    }
+
+    fn move_selection(&mut self, by: isize) {
+        let count = self.rows().len();
+        self.editing = None;
+        self.error = None;
+        self.selected = self.selected.saturating_add_signed(by).min(count - 1);
+    }
+
+    fn sideways(&mut self, by: isize) {
+        let row = self.row();
+        if row.is_per_side() {
+            self.column = if by < 0 {
+                Player::First
+            } else {
+                Player::Second
+            };
+        } else {
+            self.cycle(row, by);
+        }
+    }
+
+    /// Applies `change` to a copy of the config and keeps it if it validates.
+    fn change(&mut self, change: impl FnOnce(&mut Config)) -> bool {
+        let mut candidate = self.config.clone();
+        change(&mut candidate);
+        let source = std::mem::replace(&mut candidate.source, "setup".to_string());
+        match candidate.validate() {
+            Ok(()) => {
+                candidate.source = source;
+                self.config = candidate;
+                self.error = None;
+                true
+            }
+            Err(e) => {
+                self.error = Some(e.to_string());
+                false
+            }
+        }
+    }
+
+    fn cycle(&mut self, row: Row, by: isize) {
+        self.error = None;
+        let column = self.column;
+        match row {
+            Row::Game => {
+                let all = GameKind::ALL;
+                let i = all.iter().position(|&k| k == self.config.game).unwrap_or(0);
+                let kind = all[(i as isize + by).rem_euclid(all.len() as isize) as usize];
+                let names = evaluators(kind);
+                self.change(|c| {
+                    c.game = kind;
+                    for p in [Player::First, Player::Second] {
+                        let side = c.players.side_mut(p);
+                        if !names.contains(&side.evaluator.as_str()) {
+                            side.evaluator = "default".to_string();
+                        }
+                    }
+                });
+            }
+            Row::Humans => {
+                let now = self.humans();
+                let i = HUMANS.iter().position(|&h| h == now).unwrap_or(0);
+                let (first, second) =
+                    HUMANS[(i as isize + by).rem_euclid(HUMANS.len() as isize) as usize];
+                let kind = |human: bool| {
+                    if human {
+                        PlayerKind::Human
+                    } else {
+                        PlayerKind::Engine
+                    }
+                };
+                self.change(|c| {
+                    c.players.first.kind = kind(first);
+                    c.players.second.kind = kind(second);
+                });
+            }
+            Row::Algorithm => {
+                let all = Algorithm::ALL;
+                self.change(|c| {
+                    let side = c.players.side_mut(column);
+                    let i = all.iter().position(|&a| a == side.algorithm).unwrap_or(0);
+                    side.algorithm = all[(i as isize + by).rem_euclid(all.len() as isize) as usize];
+                });
+            }
+            Row::RandomTies => {
+                self.change(|c| {
+                    let side = c.players.side_mut(column);
+                    side.random_ties = !side.random_ties;
+                });
+            }
+            Row::Evaluator => {
+                let names = evaluators(self.config.game);
+                self.change(|c| {
+                    let side = c.players.side_mut(column);
+                    let i = names.iter().position(|&n| n == side.evaluator).unwrap_or(0);
+                    side.evaluator = names
+                        [(i as isize + by).rem_euclid(names.len() as isize) as usize]
+                        .to_string();
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies the text being edited; false (and an error) when it is refused.
+    fn commit(&mut self) -> bool {
+        let Some(text) = self.editing.clone() else {
+            return true;
+        };
+        let text = text.trim().to_string();
+        let row = self.row();
+        let column = self.column;
+        let key = format!("players.{column}");
+        let whole = |what: &str| format!("setup: {key}.{what} = {text}: must be a whole number");
+        let ok = match row {
+            Row::Depth => {
+                if let Ok(v) = text.parse::<u32>() {
+                    self.change(|c| c.players.side_mut(column).depth = v)
+                } else {
+                    self.error = Some(whole("depth") + " 0..=64 (0 = the game's default)");
+                    false
+                }
+            }
+            Row::Time => {
+                if let Ok(v) = text.parse::<u64>() {
+                    self.change(|c| c.players.side_mut(column).time_ms = v)
+                } else {
+                    self.error = Some(whole("time_ms") + " of milliseconds 0..=3600000");
+                    false
+                }
+            }
+            Row::Seed => {
+                if text.is_empty() || text == "random" {
+                    self.change(|c| c.players.side_mut(column).seed = None)
+                } else if let Ok(v) = text.parse::<u64>() {
+                    self.change(|c| c.players.side_mut(column).seed = Some(v))
+                } else {
+                    self.error = Some(
+                        whole("seed") + " 0..=18446744073709551615, or empty for a random seed",
+                    );
+                    false
+                }
+            }
+            Row::Option(i) => {
+                let key = option_entries(&self.config).get(i).map(|(k, _)| *k);
+                match key.map(|key| set_option(&mut self.config, key, &text)) {
+                    Some(Ok(())) => {
+                        self.error = None;
+                        true
+                    }
+                    Some(Err(e)) => {
+                        self.error = Some(format!("setup: {}.{e}", self.config.game.name()));
+                        false
+                    }
+                    None => true,
+                }
+            }
+            Row::Load => {
+                self.load_path = text;
+                true
+            }
+            _ => true,
+        };
+        if ok {
+            self.editing = None;
+        }
+        ok
+    }
+
+    /// The box the form is drawn in.
+    pub fn form_area(&self) -> Rect {
+        let frame = self.frame;
+        let width = (LABEL_W + 2 * COLUMN_W + 4).min(frame.width);
+        let height = (self.lines().len() as u16 + 4).min(frame.height.saturating_sub(1));
+        Rect::new(frame.x + (frame.width - width) / 2, frame.y, width, height)
+    }
+
+    /// How many form lines fit inside the box.
+    pub fn visible_lines(&self) -> usize {
+        usize::from(self.form_area().height.saturating_sub(3))
+    }
+
+    /// The first form line shown: scrolled just enough to show the selected row and its
+    /// error line.
+    pub fn scroll(&self) -> usize {
+        let lines = self.lines();
+        let selected = self.row();
+        let Some(mut last) = lines.iter().position(|l| *l == SetupLine::Row(selected)) else {
+            return 0;
+        };
+        if matches!(lines.get(last + 1), Some(SetupLine::Error(_))) {
+            last += 1;
+        }
+        (last + 1).saturating_sub(self.visible_lines().max(1))
+    }
+
+    /// The smallest frame the form works in (it scrolls when it is taller).
+    pub fn min_frame(&self) -> (u16, u16) {
+        (LABEL_W + 2 * COLUMN_W + 4, 12)
+    }
+
+    /// The row and side under a screen position.
+    pub fn hit(&self, at: Position) -> Option<(usize, Player)> {
+        let area = self.form_area();
+        let top = area.y + 2;
+        if at.y < top || !area.contains(at) {
+            return None;
+        }
+        let offset = usize::from(at.y - top);
+        if offset >= self.visible_lines() {
+            return None;
+        }
+        let line = self.lines().into_iter().nth(self.scroll() + offset)?;
+        let SetupLine::Row(row) = line else {
+            return None;
+        };
+        let index = self.rows().iter().position(|&r| r == row)?;
+        let second_x = area.x + 2 + LABEL_W + COLUMN_W;
+        let side = if row.is_per_side() && at.x >= second_x {
+            Player::Second
+        } else {
+            Player::First
+        };
+        Some((index, side))
+    }
+
+    fn click(&mut self, at: Position) -> SetupOutcome {
+        let Some((index, side)) = self.hit(at) else {
+            return SetupOutcome::Stay;
+        };
+        if self.editing.is_some() && !self.commit() {
+            return SetupOutcome::Stay;
+        }
+        self.selected = index;
+        self.column = side;
+        self.error = None;
+        let row = self.row();
+        if row == Row::Start {
+            return SetupOutcome::Start;
+        }
+        if row.is_text() {
+            self.editing = Some(self.edit_text(row));
+        } else {
+            self.cycle(row, 1);
+        }
+        SetupOutcome::Stay
+    }
+
+    /// The side settings of the selected column (for tests and the help line).
+    pub fn side(&self) -> &SideConfig {
+        self.config.players.side(self.column)
+    }
+}

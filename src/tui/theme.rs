@@ -1,0 +1,82 @@
+//! Named styles for every part of the screen, built once and passed by reference. Nothing
+//! else in the TUI picks colours, so a light or high-contrast theme is one constructor away.
+
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::engine::Player;
+
+/// The styles the panes and boards draw with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Theme {
+    /// Pane borders.
+    pub border: Style,
+    /// The border of the focused pane.
+    pub border_focused: Style,
+    /// Pane titles.
+    pub title: Style,
+    /// Grid lines of the boards.
+    pub grid: Style,
+    /// Coordinates around the boards.
+    pub coords: Style,
+    /// The first player's pieces (X, Black, South, first player's lines and boxes).
+    pub first: Style,
+    /// The second player's pieces.
+    pub second: Style,
+    /// The board cursor (a human's next move).
+    pub cursor: Style,
+    /// The last move played (and the pits the last sowing changed).
+    pub last_move: Style,
+    /// A winning line.
+    pub win: Style,
+    /// A hint from the engine.
+    pub hint: Style,
+    /// Secondary text: labels, later moves in the log.
+    pub dim: Style,
+    /// The selected row of a list.
+    pub selected: Style,
+    /// Error messages.
+    pub error: Style,
+    /// Informational messages.
+    pub info: Style,
+    /// Keys in the status bar and help.
+    pub key: Style,
+}
+
+impl Default for Theme {
+    fn default() -> Self {
+        Self {
+            border: Style::new().fg(Color::DarkGray),
+            border_focused: Style::new().fg(Color::Yellow),
+            title: Style::new().add_modifier(Modifier::BOLD),
+            grid: Style::new().fg(Color::Gray),
+            coords: Style::new().fg(Color::DarkGray),
+            first: Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD),
+            second: Style::new()
+                .fg(Color::LightCyan)
+                .add_modifier(Modifier::BOLD),
+            cursor: Style::new().add_modifier(Modifier::REVERSED),
+            last_move: Style::new().bg(Color::Indexed(238)),
+            win: Style::new().bg(Color::Green).fg(Color::Black),
+            hint: Style::new().bg(Color::Magenta).fg(Color::White),
+            dim: Style::new().fg(Color::DarkGray),
+            selected: Style::new().add_modifier(Modifier::REVERSED),
+            error: Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD),
+            info: Style::new().fg(Color::LightGreen),
+            key: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        }
+    }
+}
+
+impl Theme {
+    /// The style of `player`'s pieces.
+    pub fn player(&self, player: Player) -> Style {
+        match player {
+            Player::First => self.first,
+            Player::Second => self.second,
+        }
+    }
+}

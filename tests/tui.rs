@@ -1,0 +1,1442 @@
+//! The terminal UI without a terminal: boards rendered on ratatui's `TestBackend` and checked
+//! for content and colour, key and mouse sequences fed to `App::update`, the engine worker's
+//! cancelling, the runner on a channel while a search never ends, the setup screen, and the
+//! tmux end-to-end script where tmux exists.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use gametree::config::{Config, PlayerKind};
+use gametree::engine::search::SearchResult;
+use gametree::engine::stats::SearchStats;
+use gametree::engine::{Game, Player};
+use gametree::games::tictactoe::TicTacToe;
+use gametree::session::{Session, parse_saved};
+use gametree::tui::action::Pane;
+use gametree::tui::app::{App, Effect};
+use gametree::tui::boards::{BoardView, HasBoard};
+use gametree::tui::event::Event;
+use gametree::tui::layout::{self, Areas};
+use gametree::tui::view_state::Dialog;
+use gametree::tui::worker::{Purpose, Report};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{
+    Event as CtEvent, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+/// The built-in config with the given humans and fixed seeds.
+fn config(first_human: bool, second_human: bool) -> Config {
+    let mut config = Config::builtin().unwrap();
+    let kind = |h: bool| {
+        if h {
+            PlayerKind::Human
+        } else {
+            PlayerKind::Engine
+        }
+    };
+    config.players.first.kind = kind(first_human);
+    config.players.second.kind = kind(second_human);
+    config.players.first.seed = Some(1);
+    config.players.second.seed = Some(2);
+    config
+}
+
+fn new_app<G: HasBoard>(config: &Config) -> App<G> {
+    let options = config.game_options::<G>().unwrap();
+    let mut app = App::new(config, Session::new(options));
+    app.resize(80, 24);
+    app
+}
+
+type Ev<G> = Event<Report<<G as Game>::Move>>;
+
+fn key<M>(code: KeyCode) -> Event<Report<M>> {
+    Event::Input(CtEvent::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+fn ch<M>(c: char) -> Event<Report<M>> {
+    key(KeyCode::Char(c))
+}
+
+fn mouse<M>(kind: MouseEventKind, at: Position) -> Event<Report<M>> {
+    Event::Input(CtEvent::Mouse(MouseEvent {
+        kind,
+        column: at.x,
+        row: at.y,
+        modifiers: KeyModifiers::NONE,
+    }))
+}
+
+fn click<M>(at: Position) -> Event<Report<M>> {
+    mouse(MouseEventKind::Down(MouseButton::Left), at)
+}
+
+/// Feeds events, collecting every effect.
+fn feed<G: HasBoard>(app: &mut App<G>, events: Vec<Ev<G>>) -> Vec<Effect<G>> {
+    events.into_iter().flat_map(|e| app.update(e)).collect()
+}
+
+/// The id of the last search the effects start.
+fn search_id<G: HasBoard>(effects: &[Effect<G>], want: Purpose) -> u64 {
+    effects
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Effect::Search { id, purpose, .. } if *purpose == want => Some(*id),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no {want:?} search started"))
+}
+
+/// A finished search that chose `mv`.
+fn finished<M: Copy>(id: u64, mv: M, value: i32) -> Event<Report<M>> {
+    Event::Engine(Report::Finished {
+        id,
+        result: SearchResult {
+            best: Some(mv),
+            value,
+            pv: vec![mv],
+            ties: vec![mv],
+            stats: SearchStats {
+                nodes: 42,
+                depth: 3,
+                ..SearchStats::default()
+            },
+            completed: true,
+        },
+    })
+}
+
+fn render<G: HasBoard>(app: &mut App<G>, width: u16, height: u16) -> Buffer {
+    app.resize(width, height);
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| gametree::tui::ui::draw(f, app)).unwrap();
+    terminal.backend().buffer().clone()
+}
+
+fn lines(buf: &Buffer) -> Vec<String> {
+    (0..buf.area.height)
+        .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect())
+        .collect()
+}
+
+fn screen(buf: &Buffer) -> String {
+    lines(buf).join("\n")
+}
+
+/// Where `text` starts on screen (first occurrence, row by row).
+fn find(buf: &Buffer, text: &str) -> Option<Position> {
+    lines(buf).iter().enumerate().find_map(|(y, line)| {
+        let byte = line.find(text)?;
+        let x = line[..byte].chars().count();
+        Some(Position::new(x as u16, y as u16))
+    })
+}
+
+fn board_inner<G: HasBoard>(app: &App<G>) -> Rect {
+    let Areas::Panes(areas) = app.areas() else {
+        panic!("the frame is too small");
+    };
+    layout::inner(areas.board)
+}
+
+/// A screen position the board maps to `target`: the centre of its hit region.
+fn spot<G: HasBoard>(app: &App<G>, target: <G::View as BoardView<G>>::Cursor) -> Position {
+    let area = board_inner(app);
+    let game = app.session.current();
+    let hits: Vec<Position> = area
+        .positions()
+        .filter(|&p| app.board.hit(game, area, p) == Some(target))
+        .collect();
+    assert!(!hits.is_empty(), "{target:?} is not on screen");
+    hits[hits.len() / 2]
+}
+
+fn notations<G: HasBoard>(app: &App<G>) -> Vec<String> {
+    app.session
+        .steps()
+        .iter()
+        .map(|s| s.notation.clone())
+        .collect()
+}
+
+fn play_line<G: HasBoard>(app: &mut App<G>, line: &str) {
+    for text in line.split_whitespace() {
+        let mv = app.session.current().parse_move(text).unwrap();
+        app.session.play(mv, None).unwrap();
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tic-tac-toe: rendering
+// ---------------------------------------------------------------------------------------
+
+fn ttt(text: &str) -> u8 {
+    TicTacToe::new().parse_move(text).unwrap()
+}
+
+#[test]
+fn tictactoe_board_at_80x24_has_coordinates_pieces_and_the_last_move_highlighted() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    play_line(&mut app, "b2 a1");
+    let buf = render(&mut app, 80, 24);
+    let text = screen(&buf);
+    // Column letters below the grid, row numbers beside it with 1 at the bottom.
+    let a = find(&buf, "a       b       c").unwrap();
+    let row1 = find(&buf, "1 │").unwrap();
+    let row3 = find(&buf, "3 │").unwrap();
+    assert!(row3.y < row1.y, "row 3 is above row 1");
+    assert!(a.y > row1.y, "letters are under the grid");
+    // Pieces: X drawn as a cross at b2, O as a ring at a1 (medium size at 80x24).
+    assert!(text.contains('╳'), "{text}");
+    assert!(text.contains("╭─╮"), "{text}");
+    // The log lists both moves, the second marked as current.
+    assert!(text.contains("1. X     b2"), "{text}");
+    assert!(text.contains("▶   2. O     a1"), "{text}");
+    // The last move (a1) has the last-move background; b2 does not.
+    let theme = &app.theme;
+    let a1 = spot(&app, ttt("a1"));
+    let b2 = spot(&app, ttt("b2"));
+    assert_eq!(buf[a1].bg, theme.last_move.bg.unwrap());
+    assert_ne!(buf[b2].bg, theme.last_move.bg.unwrap());
+    // The pieces carry their players' colours.
+    let ring = find(&buf, "╭─╮").unwrap();
+    assert_eq!(buf[ring].fg, theme.second.fg.unwrap());
+    let cross = find(&buf, "╳").unwrap();
+    assert_eq!(buf[cross].fg, theme.first.fg.unwrap());
+    // Both humans: X to move, the cursor (reversed) sits on the home cell b2 ... which is
+    // taken, so it is still shown there until moved.
+    assert!(
+        buf[b2]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED)
+    );
+    assert!(text.contains("X to move (you)"), "{text}");
+}
+
+#[test]
+fn tictactoe_board_at_120x40_draws_big_marks_and_the_winning_line() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    play_line(&mut app, "a1 b1 a2 b2 a3");
+    let buf = render(&mut app, 120, 40);
+    let text = screen(&buf);
+    // The large X is five rows tall: its arms appear on separate rows.
+    assert!(text.contains("╲     ╱"), "{text}");
+    assert!(text.contains("╭╯   ╰╮"), "{text}");
+    for cell in ["a1", "a2", "a3"] {
+        let at = spot(&app, ttt(cell));
+        assert_eq!(
+            buf[at].bg,
+            app.theme.win.bg.unwrap(),
+            "{cell} is on the line"
+        );
+    }
+    let b2 = spot(&app, ttt("b2"));
+    assert_ne!(buf[b2].bg, app.theme.win.bg.unwrap());
+    assert!(text.contains("X (you) wins"), "{text}");
+    assert!(text.contains("game over"), "{text}");
+}
+
+#[test]
+fn a_small_terminal_asks_to_be_enlarged_and_recovers() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let small = screen(&render(&mut app, 40, 12));
+    assert!(small.contains("Enlarge the terminal"), "{small}");
+    assert!(small.contains("40x12"), "{small}");
+    let big = screen(&render(&mut app, 80, 24));
+    assert!(!big.contains("Enlarge"), "{big}");
+    assert!(big.contains("Moves"), "{big}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Tic-tac-toe: keyboard and mouse
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn keyboard_play_against_the_engine() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    assert!(app.start().is_empty(), "X is human: nobody searches yet");
+    // The cursor starts at b2; move it left to a2, then play.
+    let fx = feed(&mut app, vec![key(KeyCode::Left), key(KeyCode::Enter)]);
+    assert_eq!(notations(&app), ["a2"]);
+    let id = search_id(&fx, Purpose::Move);
+    // Keys are answered while the engine thinks.
+    feed(&mut app, vec![ch('?')]);
+    assert!(app.view.help);
+    feed(&mut app, vec![key(KeyCode::Esc)]);
+    assert!(!app.view.help);
+    assert!(app.engine.pending.is_some());
+    feed(&mut app, vec![finished(id, ttt("b2"), 0)]);
+    assert_eq!(notations(&app), ["a2", "b2"]);
+    assert_eq!(app.session.steps()[1].value, Some(0));
+    assert!(app.engine.pending.is_none());
+    // hjkl move too: from a2, l goes right past the taken b2 to c2.
+    feed(&mut app, vec![ch('l'), ch(' ')]);
+    assert_eq!(notations(&app), ["a2", "b2", "c2"]);
+}
+
+#[test]
+fn mouse_clicks_play_the_cell_under_the_pointer_and_the_picture_agrees() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    render(&mut app, 80, 24);
+    let c3 = spot(&app, ttt("c3"));
+    feed(&mut app, vec![click(c3)]);
+    assert_eq!(notations(&app), ["c3"]);
+    let buf = render(&mut app, 80, 24);
+    // The X appears in the cell that was clicked.
+    let cell = spot(&app, ttt("c3"));
+    let cross_rows: Vec<u16> = (cell.y - 1..=cell.y + 1)
+        .filter(|&y| (cell.x - 3..=cell.x + 3).any(|x| buf[(x, y)].symbol() == "╳"))
+        .collect();
+    assert_eq!(
+        cross_rows,
+        [cell.y],
+        "the cross is centred where the click landed"
+    );
+    // Hovering moves the cursor; a click on a taken cell is refused with a message.
+    let a1 = spot(&app, ttt("a1"));
+    feed(&mut app, vec![mouse(MouseEventKind::Moved, a1)]);
+    assert_eq!(app.view.cursor, ttt("a1"));
+    let c3 = spot(&app, ttt("c3"));
+    feed(&mut app, vec![click(c3)]);
+    assert_eq!(notations(&app), ["c3"]);
+    assert!(app.view.message.as_ref().unwrap().is_error);
+}
+
+#[test]
+fn undo_and_redo_take_the_engine_reply_with_the_human_move() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    app.start();
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    feed(
+        &mut app,
+        vec![finished(search_id(&fx, Purpose::Move), ttt("a1"), 0)],
+    );
+    // The cursor left the filled b2 for the nearest free cell, c2; up from there is c3.
+    assert_eq!(app.view.cursor, ttt("c2"));
+    feed(&mut app, vec![key(KeyCode::Up), key(KeyCode::Enter)]);
+    let id = app.engine.pending.unwrap().id;
+    feed(&mut app, vec![finished(id, ttt("c1"), 0)]);
+    assert_eq!(notations(&app), ["b2", "a1", "c3", "c1"]);
+    // u takes back the engine's c1 and the human's c3 together.
+    let fx = feed(&mut app, vec![ch('u')]);
+    assert_eq!(app.session.cursor(), 2);
+    assert!(fx.is_empty(), "X is to move: no search");
+    assert_eq!(app.session.current().to_move(), Player::First);
+    feed(&mut app, vec![ch('u')]);
+    assert_eq!(app.session.cursor(), 0);
+    // Redo replays whole turns; Ctrl-r too.
+    feed(&mut app, vec![ch('r')]);
+    assert_eq!(app.session.cursor(), 2);
+    feed(
+        &mut app,
+        vec![Event::Input(CtEvent::Key(KeyEvent::new(
+            KeyCode::Char('r'),
+            KeyModifiers::CONTROL,
+        )))],
+    );
+    assert_eq!(app.session.cursor(), 4);
+    // After an undo, a new move drops the taken-back moves without asking (like redo).
+    feed(&mut app, vec![ch('u')]);
+    app.view.cursor = ttt("b3");
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert!(app.view.dialog.is_none());
+    assert_eq!(notations(&app), ["b2", "a1", "b3"]);
+    assert_eq!(
+        search_id(&fx, Purpose::Move),
+        app.engine.pending.unwrap().id
+    );
+}
+
+#[test]
+fn undo_while_the_engine_thinks_cancels_it_and_ignores_its_late_answer() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    let id = search_id(&fx, Purpose::Move);
+    let fx = feed(&mut app, vec![ch('u')]);
+    assert!(fx.contains(&Effect::Stop));
+    assert!(app.engine.pending.is_none());
+    assert_eq!(app.session.cursor(), 0);
+    // The stopped search still answers; the answer is stale and changes nothing.
+    feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
+    assert_eq!(app.session.cursor(), 0);
+    assert_eq!(notations(&app), ["b2"]);
+}
+
+#[test]
+fn move_now_stops_the_search_and_plays_its_answer() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    let id = search_id(&fx, Purpose::Move);
+    let fx = feed(&mut app, vec![key(KeyCode::Esc)]);
+    assert_eq!(fx, [Effect::Stop]);
+    assert!(app.engine.pending.unwrap().hurried);
+    let buf = render(&mut app, 80, 24);
+    assert!(screen(&buf).contains("moving now"));
+    feed(&mut app, vec![finished(id, ttt("c3"), 5)]);
+    assert_eq!(notations(&app), ["b2", "c3"]);
+}
+
+#[test]
+fn stepping_back_keeps_the_later_moves_and_branching_asks_first() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    play_line(&mut app, "a1 b2 c3");
+    feed(&mut app, vec![ch('['), ch('[')]);
+    assert_eq!(app.session.cursor(), 1);
+    assert_eq!(app.session.steps().len(), 3);
+    assert!(screen(&render(&mut app, 80, 24)).contains("viewing move 1 of 3"));
+    // Forward and back through the Moves pane with arrows.
+    feed(&mut app, vec![key(KeyCode::Tab)]);
+    assert_eq!(app.view.focus, Pane::Moves);
+    feed(&mut app, vec![key(KeyCode::Down), key(KeyCode::Up)]);
+    assert_eq!(app.session.cursor(), 1);
+    feed(&mut app, vec![key(KeyCode::BackTab)]);
+    // Playing here would drop b2 and c3: a question first; "no" changes nothing.
+    app.view.cursor = ttt("c1");
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(
+        app.view.dialog,
+        Some(Dialog::Branch {
+            mv: ttt("c1"),
+            dropped: 2
+        })
+    );
+    assert!(screen(&render(&mut app, 80, 24)).contains("drops the 2 later moves"));
+    feed(&mut app, vec![ch('n')]);
+    assert_eq!(notations(&app), ["a1", "b2", "c3"]);
+    // "yes" starts the new branch.
+    feed(&mut app, vec![key(KeyCode::Enter), ch('y')]);
+    assert_eq!(notations(&app), ["a1", "c1"]);
+    assert!(app.session.at_end());
+}
+
+#[test]
+fn clicking_a_log_row_views_that_position_and_the_wheel_scrolls() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    play_line(&mut app, "a1 b2 c3 a2 c2 c1 a3 b3 b1");
+    app.resize(80, 24);
+    let buf = render(&mut app, 80, 24);
+    let Areas::Panes(areas) = app.areas() else {
+        panic!()
+    };
+    let inner = layout::inner(areas.moves);
+    let rows = usize::from(inner.height);
+    assert!(rows < 10, "the log of 10 rows must scroll at 80x24");
+    // The last move is visible: the log follows the position.
+    assert!(screen(&buf).contains("9. X     b1"));
+    // Wheel up scrolls to the top without moving the position.
+    feed(
+        &mut app,
+        vec![mouse(MouseEventKind::ScrollUp, inner.as_position()); 5],
+    );
+    assert_eq!(app.view.log_offset, 0);
+    assert_eq!(app.session.cursor(), 9);
+    // Row 2 on screen is move 2 (row 0 is the start).
+    feed(
+        &mut app,
+        vec![click(Position::new(inner.x + 3, inner.y + 2))],
+    );
+    assert_eq!(app.session.cursor(), 2);
+    assert_eq!(app.view.focus, Pane::Moves);
+    feed(&mut app, vec![key(KeyCode::End)]);
+    assert_eq!(app.session.cursor(), 9);
+    feed(&mut app, vec![key(KeyCode::Home)]);
+    assert_eq!(app.session.cursor(), 0);
+}
+
+#[test]
+fn focus_cycles_with_tab_and_follows_clicks() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let order: Vec<Pane> = (0..4)
+        .map(|_| {
+            feed(&mut app, vec![key(KeyCode::Tab)]);
+            app.view.focus
+        })
+        .collect();
+    assert_eq!(order, [Pane::Moves, Pane::Engine, Pane::Tree, Pane::Board]);
+    feed(&mut app, vec![key(KeyCode::BackTab)]);
+    assert_eq!(app.view.focus, Pane::Tree);
+    let Areas::Panes(areas) = app.areas() else {
+        panic!()
+    };
+    feed(&mut app, vec![click(areas.engine.as_position())]);
+    assert_eq!(app.view.focus, Pane::Engine);
+    // The focused pane has the highlighted border.
+    let buf = render(&mut app, 80, 24);
+    assert_eq!(
+        buf[areas.engine.as_position()].fg,
+        app.theme.border_focused.fg.unwrap()
+    );
+    assert_eq!(
+        buf[areas.board.as_position()].fg,
+        app.theme.border.fg.unwrap()
+    );
+}
+
+#[test]
+fn help_overlay_lists_keys_and_mouse_and_closes() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    feed(&mut app, vec![ch('?')]);
+    let text = screen(&render(&mut app, 80, 24));
+    for needle in [
+        "Help",
+        "undo your turn",
+        "Mouse",
+        "wheel over Moves",
+        "Branching",
+    ] {
+        assert!(text.contains(needle), "{needle} missing:\n{text}");
+    }
+    // Keys other than close do nothing while it is open.
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert!(!app.view.help);
+    assert!(app.session.steps().is_empty());
+    feed(&mut app, vec![ch('?'), click(Position::new(1, 1))]);
+    assert!(!app.view.help);
+}
+
+#[test]
+fn hint_is_shown_on_the_board_with_its_value() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let fx = feed(&mut app, vec![ch('H')]);
+    let id = search_id(&fx, Purpose::Hint);
+    feed(&mut app, vec![finished(id, ttt("c3"), 0)]);
+    assert_eq!(app.hint, Some((ttt("c3"), 0)));
+    assert_eq!(app.view.cursor, ttt("c3"));
+    let buf = render(&mut app, 80, 24);
+    assert!(screen(&buf).contains("Hint: c3 (+0)"));
+    let at = spot(&app, ttt("c3"));
+    // The cursor sits on the hint (reversed), over the hint's colour.
+    assert_eq!(buf[at].bg, app.theme.hint.bg.unwrap());
+    assert!(screen(&buf).contains("hint for X"));
+    // Playing clears it.
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(app.hint, None);
+}
+
+#[test]
+fn engine_against_itself_keeps_a_pace_pauses_and_steps() {
+    let mut config = config(false, false);
+    config.ui.engine_pace_ms = 300;
+    let mut app = new_app::<TicTacToe>(&config);
+    let fx = app.start();
+    let id = search_id(&fx, Purpose::Move);
+    let fx = feed(&mut app, vec![finished(id, ttt("b2"), 0)]);
+    assert!(fx.is_empty(), "the pace holds the next search");
+    let fx = feed(&mut app, vec![Event::Tick, Event::Tick]);
+    assert!(fx.is_empty());
+    let fx = feed(&mut app, vec![Event::Tick]);
+    let id = search_id(&fx, Purpose::Move);
+    // Space pauses: the running search is stopped and its answer ignored.
+    let fx = feed(&mut app, vec![ch(' ')]);
+    assert!(app.paused && fx.contains(&Effect::Stop));
+    feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
+    assert_eq!(notations(&app), ["b2"]);
+    assert!(screen(&render(&mut app, 80, 24)).contains("paused"));
+    // "." plays exactly one move while paused.
+    let fx = feed(&mut app, vec![ch('.')]);
+    let id = search_id(&fx, Purpose::Move);
+    let fx = feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
+    assert_eq!(notations(&app), ["b2", "a1"]);
+    let fx2 = feed(&mut app, vec![Event::Tick; 10]);
+    assert!(fx.is_empty() && fx2.is_empty(), "still paused");
+    // Space resumes (after the pace).
+    let mut fx = feed(&mut app, vec![ch(' ')]);
+    fx.extend(feed(&mut app, vec![Event::Tick; 3]));
+    search_id(&fx, Purpose::Move);
+}
+
+#[test]
+fn quitting_an_unsaved_game_asks_and_the_dialog_buttons_click() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    assert_eq!(
+        feed(&mut app, vec![ch('q')]),
+        [Effect::Quit],
+        "nothing to lose yet"
+    );
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert!(feed(&mut app, vec![ch('q')]).is_empty());
+    assert_eq!(app.view.dialog, Some(Dialog::Quit));
+    feed(&mut app, vec![key(KeyCode::Esc)]);
+    assert_eq!(app.view.dialog, None);
+    feed(&mut app, vec![ch('q')]);
+    let (yes, _) = layout::dialog_buttons(layout::dialog(app.view.frame));
+    let buf = render(&mut app, 80, 24);
+    assert_eq!(find(&buf, "[ Yes y ]"), Some(yes.as_position()));
+    assert_eq!(
+        feed(&mut app, vec![click(yes.as_position())]),
+        [Effect::Quit]
+    );
+    // Ctrl-C quits at once.
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    let ctrl_c = Event::Input(CtEvent::Key(KeyEvent::new(
+        KeyCode::Char('c'),
+        KeyModifiers::CONTROL,
+    )));
+    assert_eq!(feed(&mut app, vec![ctrl_c]), [Effect::Quit]);
+}
+
+#[test]
+fn new_game_asks_when_unsaved_and_starts_over() {
+    let mut app = new_app::<TicTacToe>(&config(false, true));
+    let fx = app.start();
+    let id = search_id(&fx, Purpose::Move);
+    feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(app.session.steps().len(), 2);
+    feed(&mut app, vec![ch('n')]);
+    assert_eq!(app.view.dialog, Some(Dialog::NewGame));
+    let fx = feed(&mut app, vec![ch('y')]);
+    assert!(app.session.steps().is_empty());
+    // The engine plays X, so it starts thinking at once.
+    search_id(&fx, Purpose::Move);
+}
+
+#[test]
+fn save_then_load_gives_the_identical_step_list() {
+    let dir = std::env::temp_dir().join(format!("gametree-tui-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    feed(
+        &mut app,
+        vec![finished(search_id(&fx, Purpose::Move), ttt("a1"), 7)],
+    );
+    feed(&mut app, vec![key(KeyCode::Up), key(KeyCode::Enter)]);
+    let id = app.engine.pending.unwrap().id;
+    feed(&mut app, vec![finished(id, ttt("c1"), -3)]);
+    feed(&mut app, vec![ch('[')]);
+    assert!(feed(&mut app, vec![ch('s')]).contains(&Effect::Save));
+    let path = gametree::tui::runner::save_game(&app, &dir).unwrap();
+    app.saved(Ok(path.clone()));
+    assert!(!app.dirty);
+    assert!(screen(&render(&mut app, 80, 24)).contains("Saved to"));
+    assert!(
+        path.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("gametree-tictactoe-")
+    );
+    let saved = gametree::tui::read_saved(&path).unwrap();
+    let (loaded, players) = parse_saved::<TicTacToe>(&saved.text, &saved.source).unwrap();
+    let original = &app.session;
+    assert_eq!(loaded.cursor(), original.cursor());
+    let steps = |s: &Session<TicTacToe>| -> Vec<(String, Player, Option<i32>)> {
+        s.steps()
+            .iter()
+            .map(|s| (s.notation.clone(), s.mover, s.value))
+            .collect()
+    };
+    assert_eq!(steps(&loaded), steps(original));
+    assert_eq!(loaded.current(), original.current());
+    assert_eq!(players, app.players);
+    // A damaged or foreign file is refused with a message.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"format\": \"something-else\"}").unwrap();
+    let err = gametree::tui::read_saved(&bad).unwrap_err().to_string();
+    assert!(err.contains("not a gametree save"), "{err}");
+    std::fs::write(&bad, "{ not json").unwrap();
+    assert!(gametree::tui::read_saved(&bad).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_engine_pane_shows_the_search_and_minimax_comparison() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    let id = search_id(&fx, Purpose::Move);
+    feed(&mut app, vec![Event::Tick; 3]);
+    let thinking = screen(&render(&mut app, 80, 24));
+    assert!(
+        thinking.contains("O engine · alphabeta · depth 9"),
+        "{thinking}"
+    );
+    assert!(thinking.contains("0.3s"), "{thinking}");
+    feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::MinimaxNodes { id, nodes: 420 })],
+    );
+    let done = screen(&render(&mut app, 80, 24));
+    assert!(done.contains("best a1"), "{done}");
+    assert!(done.contains("nodes 42"), "{done}");
+    assert!(done.contains("minimax would visit 420 (×10.0)"), "{done}");
+}
+
+// ---------------------------------------------------------------------------------------
+// The engine worker and the runner
+// ---------------------------------------------------------------------------------------
+
+mod endless {
+    //! A game that never ends, with 8 moves everywhere: a search on it runs until stopped.
+
+    use gametree::engine::{Evaluator, Game, Outcome, Player, Scoring};
+    use gametree::error::{ConfigError, ParseMoveError};
+    use gametree::games::{GameKind, GameOptions, Playable};
+    use gametree::tui::action::Dir;
+    use gametree::tui::boards::{BoardCtx, BoardView, HasBoard};
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::{Position, Rect, Size};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Endless {
+        pub moves: u64,
+        pub to_move: Player,
+    }
+
+    impl std::fmt::Display for Endless {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{} moves", self.moves)
+        }
+    }
+
+    impl Game for Endless {
+        type Move = u8;
+        type Undo = ();
+        const SCORING: Scoring = Scoring::WinLoss;
+        fn to_move(&self) -> Player {
+            self.to_move
+        }
+        fn legal_moves(&self, out: &mut Vec<u8>) {
+            out.clear();
+            out.extend(0..8);
+        }
+        fn play(&mut self, _mv: u8) {
+            self.moves += 1;
+            self.to_move = self.to_move.other();
+        }
+        fn undo(&mut self, _mv: u8, (): ()) {
+            self.moves -= 1;
+            self.to_move = self.to_move.other();
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            None
+        }
+        fn hash(&self) -> u64 {
+            self.moves
+        }
+        fn hash_from_scratch(&self) -> u64 {
+            self.moves
+        }
+        fn move_index(&self, mv: u8) -> usize {
+            usize::from(mv)
+        }
+        fn move_space(&self) -> usize {
+            8
+        }
+        fn format_move(&self, mv: u8) -> String {
+            mv.to_string()
+        }
+        fn parse_move(&self, text: &str) -> Result<u8, ParseMoveError> {
+            text.parse()
+                .ok()
+                .filter(|&m| m < 8)
+                .ok_or_else(|| ParseMoveError::new(text, "0..8"))
+        }
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    pub struct EndlessOptions;
+
+    impl GameOptions for EndlessOptions {
+        fn validate(&self, _source: &str) -> Result<(), ConfigError> {
+            Ok(())
+        }
+        fn default_depth(&self) -> u32 {
+            40
+        }
+        fn set(&mut self, key: &str, _value: &str) -> Result<(), String> {
+            Err(format!("no option {key}"))
+        }
+        fn entries(&self) -> Vec<(&'static str, String)> {
+            Vec::new()
+        }
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    pub struct Zero;
+
+    impl Evaluator<Endless> for Zero {
+        fn name(&self) -> &'static str {
+            "zero"
+        }
+        fn evaluate(&self, _game: &Endless) -> i32 {
+            0
+        }
+    }
+
+    impl Playable for Endless {
+        const KIND: GameKind = GameKind::TicTacToe;
+        type Options = EndlessOptions;
+        type Eval = Zero;
+        const EVALUATORS: &'static [&'static str] = &["zero"];
+        fn new_game(_options: &EndlessOptions) -> Self {
+            Self {
+                moves: 0,
+                to_move: Player::First,
+            }
+        }
+        fn evaluator(_options: &EndlessOptions, _name: &str) -> Option<Zero> {
+            Some(Zero)
+        }
+    }
+
+    #[derive(Default)]
+    pub struct EndlessView;
+
+    impl BoardView<Endless> for EndlessView {
+        type Cursor = u8;
+        fn min_size(&self, _game: &Endless) -> Size {
+            Size::new(8, 1)
+        }
+        fn draw(&self, _g: &Endless, _c: &BoardCtx<'_, Endless, u8>, area: Rect, buf: &mut Buffer) {
+            buf.set_string(area.x, area.y, "01234567", ratatui::style::Style::new());
+        }
+        fn home(&self, _game: &Endless) -> u8 {
+            0
+        }
+        fn step(&self, _game: &Endless, cursor: u8, dir: Dir) -> u8 {
+            match dir {
+                Dir::Left => cursor.saturating_sub(1),
+                Dir::Right => (cursor + 1).min(7),
+                _ => cursor,
+            }
+        }
+        fn move_at(&self, _game: &Endless, cursor: u8) -> Option<u8> {
+            Some(cursor)
+        }
+        fn cursor_of(&self, _game: &Endless, mv: u8) -> u8 {
+            mv
+        }
+        fn hit(&self, _game: &Endless, area: Rect, at: Position) -> Option<u8> {
+            (at.y == area.y && at.x >= area.x && at.x < area.x + 8).then(|| (at.x - area.x) as u8)
+        }
+    }
+
+    impl HasBoard for Endless {
+        type View = EndlessView;
+    }
+}
+
+use endless::{Endless, EndlessOptions};
+use gametree::tui::worker::Worker;
+
+const DEADLOCK_GUARD: Duration = Duration::from_secs(60);
+
+fn endless_engines(config: &Config) -> [gametree::player::EnginePlayer<Endless>; 2] {
+    gametree::tui::engines::<Endless>(config, &EndlessOptions).unwrap()
+}
+
+#[test]
+fn a_search_that_would_never_end_is_cancelled_and_answers_with_its_id() {
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(endless_engines(&config(false, false)), move |r| {
+        let _ = tx.send(r);
+    })
+    .unwrap();
+    let root = Endless {
+        moves: 0,
+        to_move: Player::First,
+    };
+    worker.start(1, root.clone(), Player::First);
+    // Starting another search stops the first: both answer, in order, with their own ids.
+    worker.start(2, root, Player::Second);
+    worker.stop();
+    let mut finished = Vec::new();
+    while finished.len() < 2 {
+        match rx.recv_timeout(DEADLOCK_GUARD).expect("the worker answers") {
+            Report::Finished { id, result } => {
+                assert!(!result.completed, "search {id} was stopped");
+                assert!(result.best.is_some(), "a stopped search still names a move");
+                finished.push(id);
+            }
+            Report::Progress { .. } => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(finished, [1, 2]);
+    drop(worker); // joins the thread: it must not hang
+}
+
+#[test]
+fn the_worker_plays_tictactoe_and_counts_minimax_nodes_like_minimax() {
+    let config = config(false, false);
+    let options = config.game_options::<TicTacToe>().unwrap();
+    let engines = gametree::tui::engines::<TicTacToe>(&config, &options).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(engines, move |r| {
+        let _ = tx.send(r);
+    })
+    .unwrap();
+    let mut root = TicTacToe::new();
+    root.play_line("b2 a1").unwrap();
+    worker.start(7, root.clone(), Player::First);
+    let mut best = None;
+    let mut minimax = None;
+    while minimax.is_none() {
+        match rx.recv_timeout(DEADLOCK_GUARD).expect("the worker answers") {
+            Report::Finished { id: 7, result } => best = result.best,
+            Report::MinimaxNodes { id: 7, nodes } => minimax = Some(nodes),
+            Report::Progress { .. } => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert!(best.is_some());
+    // The count equals the nodes plain minimax really visits at the same depth.
+    let mut side = config.players.first.clone();
+    side.algorithm = gametree::engine::search::Algorithm::Minimax;
+    let mut plain =
+        gametree::player::EnginePlayer::<TicTacToe>::new(&side, &options, "t", "first").unwrap();
+    let result = plain.think(
+        &root,
+        &gametree::engine::limits::StopFlag::new(),
+        &mut |_| {},
+    );
+    assert_eq!(minimax, Some(result.stats.nodes));
+}
+
+#[test]
+fn the_runner_answers_keys_while_a_search_never_ends() {
+    // The engine (A) moves first and thinks forever; the human presses keys meanwhile.
+    let config = config(false, true);
+    let (tx, rx) = mpsc::channel();
+    let sink = tx.clone();
+    let mut worker = Worker::spawn(endless_engines(&config), move |r| {
+        let _ = sink.send(Event::Engine(r));
+    })
+    .unwrap();
+    for event in [
+        ch('?'),
+        key(KeyCode::Esc),
+        key(KeyCode::Tab),
+        ch('u'),
+        key(KeyCode::Tab),
+        ch('q'),
+    ] {
+        tx.send(event).unwrap();
+    }
+    let (done_tx, done_rx) = mpsc::channel();
+    let runner = std::thread::spawn(move || {
+        let mut app = App::new(&config, Session::<Endless>::new(EndlessOptions));
+        app.resize(80, 24);
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let exit = gametree::tui::runner::run_game(&mut terminal, &rx, &mut app, &mut worker);
+        let text = screen(terminal.backend().buffer());
+        drop(worker);
+        let _ = done_tx.send(());
+        (exit.unwrap(), app.view.focus, app.engine.pending, text)
+    });
+    done_rx
+        .recv_timeout(DEADLOCK_GUARD)
+        .expect("the runner handled every key while the engine thought");
+    let (exit, focus, pending, text) = runner.join().unwrap();
+    assert_eq!(exit, gametree::tui::runner::GameExit::Quit);
+    assert_eq!(focus, Pane::Engine, "both Tabs were handled");
+    assert_eq!(pending, None, "quitting cancelled the search");
+    assert!(text.contains("thinking"), "{text}");
+}
+
+// ---------------------------------------------------------------------------------------
+// The setup screen
+// ---------------------------------------------------------------------------------------
+
+use gametree::tui::setup::{Row, SetupOutcome, SetupState};
+
+fn setup() -> SetupState {
+    let mut state = SetupState::new(config(true, false));
+    state.frame = Rect::new(0, 0, 80, 24);
+    state
+}
+
+fn select(state: &mut SetupState, row: Row) {
+    state.selected = state.rows().iter().position(|&r| r == row).unwrap();
+}
+
+fn press(state: &mut SetupState, codes: &[KeyCode]) -> SetupOutcome {
+    let mut last = SetupOutcome::Stay;
+    for &code in codes {
+        last = state.update(&CtEvent::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+    last
+}
+
+fn typed(text: &str) -> Vec<KeyCode> {
+    text.chars().map(KeyCode::Char).collect()
+}
+
+fn render_setup(state: &SetupState) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal
+        .draw(|f| {
+            gametree::tui::panes::setup::draw(f, state, &gametree::tui::theme::Theme::default());
+        })
+        .unwrap();
+    screen(terminal.backend().buffer())
+}
+
+#[test]
+fn setup_refuses_out_of_range_values_inline_with_the_range() {
+    let mut state = setup();
+    select(&mut state, Row::Depth);
+    state.column = Player::Second;
+    press(&mut state, &typed("99"));
+    press(&mut state, &[KeyCode::Enter]);
+    let error = state.error.clone().unwrap();
+    assert!(error.contains("players.second.depth = 99"), "{error}");
+    assert!(error.contains("0..=64"), "{error}");
+    assert_eq!(state.config.players.second.depth, 0, "not accepted");
+    assert_eq!(
+        state.editing.as_deref(),
+        Some("99"),
+        "the text stays to be fixed"
+    );
+    let text = render_setup(&state);
+    assert!(text.contains("0..=64"), "{text}");
+    // Fixed, it is accepted.
+    press(&mut state, &[KeyCode::Backspace, KeyCode::Backspace]);
+    press(&mut state, &typed("5"));
+    press(&mut state, &[KeyCode::Enter]);
+    assert_eq!(state.error, None);
+    assert_eq!(state.config.players.second.depth, 5);
+    // Words where numbers belong are refused too.
+    select(&mut state, Row::Time);
+    press(&mut state, &typed("soon"));
+    press(&mut state, &[KeyCode::Enter]);
+    assert!(state.error.clone().unwrap().contains("whole number"));
+    press(&mut state, &[KeyCode::Esc]);
+    assert_eq!(state.editing, None);
+    // A game option outside its range.
+    select(&mut state, Row::Option(0));
+    press(&mut state, &typed("12"));
+    press(&mut state, &[KeyCode::Enter]);
+    let error = state.error.clone().unwrap();
+    assert!(error.contains("1..=9"), "{error}");
+    press(&mut state, &[KeyCode::Backspace, KeyCode::Backspace]);
+    press(&mut state, &typed("4"));
+    press(&mut state, &[KeyCode::Enter]);
+    assert_eq!(state.config.game_options::<TicTacToe>().unwrap().depth, 4);
+}
+
+#[test]
+fn setup_chooses_game_sides_and_engine_settings_then_starts() {
+    let mut state = setup();
+    let text = render_setup(&state);
+    for needle in [
+        "Game",
+        "Tic-tac-toe",
+        "You play",
+        "X (you move first)",
+        "Algorithm",
+        "Seed",
+    ] {
+        assert!(text.contains(needle), "{needle} missing:\n{text}");
+    }
+    select(&mut state, Row::Game);
+    press(&mut state, &[KeyCode::Right]);
+    assert_eq!(state.config.game, gametree::games::GameKind::Gomoku);
+    press(&mut state, &[KeyCode::Left]);
+    assert_eq!(state.config.game, gametree::games::GameKind::TicTacToe);
+    // Who moves first: the human takes O, so the engine (X) starts.
+    select(&mut state, Row::Humans);
+    press(&mut state, &[KeyCode::Right]);
+    assert_eq!(state.config.players.first.kind, PlayerKind::Engine);
+    assert_eq!(state.config.players.second.kind, PlayerKind::Human);
+    // Per-side settings: Right picks the second column, Space changes the value.
+    select(&mut state, Row::Algorithm);
+    press(&mut state, &[KeyCode::Right, KeyCode::Char(' ')]);
+    assert_eq!(
+        state.config.players.second.algorithm,
+        gametree::engine::search::Algorithm::Minimax
+    );
+    select(&mut state, Row::RandomTies);
+    press(&mut state, &[KeyCode::Left, KeyCode::Char(' ')]);
+    assert!(!state.config.players.first.random_ties);
+    select(&mut state, Row::Seed);
+    press(&mut state, &typed("42"));
+    press(&mut state, &[KeyCode::Enter]);
+    assert_eq!(state.config.players.first.seed, Some(42));
+    assert_eq!(press(&mut state, &[KeyCode::Enter]), SetupOutcome::Start);
+    // Clicking the start line starts too.
+    let mut state = setup();
+    let text = render_setup(&state);
+    let y = text
+        .lines()
+        .position(|l| l.contains("Start the game"))
+        .unwrap();
+    let x = text.lines().nth(y).unwrap().find("Start").unwrap();
+    let at = CtEvent::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: x as u16,
+        row: y as u16,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert_eq!(state.update(&at), SetupOutcome::Start);
+}
+
+#[test]
+fn setup_loads_a_named_file() {
+    let mut state = setup();
+    select(&mut state, Row::Load);
+    press(&mut state, &[KeyCode::Enter]);
+    assert!(
+        state
+            .error
+            .clone()
+            .unwrap()
+            .contains("name of a saved game")
+    );
+    press(&mut state, &typed("game.json"));
+    assert_eq!(
+        press(&mut state, &[KeyCode::Enter]),
+        SetupOutcome::Load("game.json".into())
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Dots and Boxes
+// ---------------------------------------------------------------------------------------
+
+use gametree::games::dots::Dots;
+
+fn dots_move(app: &App<Dots>, text: &str) -> u8 {
+    app.session.current().parse_move(text).unwrap()
+}
+
+#[test]
+fn dots_board_shows_dots_lines_owned_boxes_and_coordinates() {
+    let mut app = new_app::<Dots>(&config(true, true));
+    // A takes nothing, B closes box a1 (bottom-left) with its fourth side.
+    play_line(&mut app, "a1-b1 a1-a2 b1-b2 a2-b2");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let text = screen(&buf);
+        // 4x4 dots, columns a..d below, rows 1..4 at the left with 1 at the bottom.
+        assert_eq!(text.matches('•').count(), 16, "{text}");
+        let letters = lines(&buf)
+            .iter()
+            .position(|l| [" a ", " b ", " c ", " d "].iter().all(|c| l.contains(c)))
+            .unwrap() as u16;
+        let one = find(&buf, " 1 •").unwrap();
+        let four = find(&buf, " 4 •").unwrap();
+        assert!(four.y < one.y && one.y < letters, "{text}");
+        assert!(text.contains('━') && text.contains('┃'), "{text}");
+        // The box went to B (the second player), drawn in B's colour and highlighted as
+        // taken by the last move.
+        let owner = board_inner(&app)
+            .positions()
+            .find(|&p| buf[p].symbol() == "B" && buf[p].fg == app.theme.second.fg.unwrap())
+            .expect("B's mark in box a1");
+        assert_eq!(buf[owner].bg, app.theme.last_move.bg.unwrap());
+        assert!(
+            text.contains("B (you) to move") || text.contains("B to move"),
+            "{text}"
+        );
+        assert!(
+            text.contains("extra turn") || text.contains("4. B"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn dots_play_by_keyboard_and_mouse_with_extra_turns() {
+    let mut app = new_app::<Dots>(&config(true, false));
+    app.start();
+    // Keyboard: the cursor starts near the middle; play it, then the engine answers.
+    let home = app.view.cursor;
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(app.session.steps()[0].mv, home);
+    let id = search_id(&fx, Purpose::Move);
+    let reply = dots_move(&app, "a1-b1");
+    feed(&mut app, vec![finished(id, reply, 0)]);
+    // Mouse: a click on a line's cells plays that line.
+    render(&mut app, 80, 24);
+    let target = dots_move(&app, "c3-d3");
+    let at = spot(&app, target);
+    let fx = feed(&mut app, vec![click(at)]);
+    assert_eq!(app.session.steps().last().unwrap().mv, target);
+    search_id(&fx, Purpose::Move);
+    // A click inside a box picks its nearest side.
+    let mut app = new_app::<Dots>(&config(true, true));
+    render(&mut app, 80, 24);
+    let bottom = dots_move(&app, "a1-b1");
+    let left = dots_move(&app, "a1-a2");
+    let area = board_inner(&app);
+    let hits: Vec<Position> = area
+        .positions()
+        .filter(|&p| app.board.hit(app.session.current(), area, p) == Some(bottom))
+        .collect();
+    let line_y = hits.iter().map(|p| p.y).max().unwrap();
+    let on_line: Vec<&Position> = hits.iter().filter(|p| p.y == line_y).collect();
+    let inside = Position::new(on_line[on_line.len() / 2].x, line_y - 1);
+    assert_eq!(
+        app.board
+            .hit(app.session.current(), board_inner(&app), inside),
+        Some(bottom)
+    );
+    // Completing a box gives another move: A keeps the turn.
+    play_line(&mut app, "a1-a2 b1-b2 a2-b2");
+    app.view.cursor = bottom;
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    let last = app.session.steps().last().unwrap();
+    assert_eq!((last.mv, last.mover), (bottom, Player::Second));
+    assert_eq!(app.session.current().to_move(), Player::Second);
+    assert_eq!(
+        app.board.hit(
+            app.session.current(),
+            area,
+            Position::new(on_line[0].x, line_y - 2)
+        ),
+        Some(left),
+        "near the left side"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Kalah
+// ---------------------------------------------------------------------------------------
+
+use gametree::games::kalah::Kalah;
+
+#[test]
+fn kalah_board_shows_pits_stores_counts_and_the_last_sowing() {
+    let mut app = new_app::<Kalah>(&config(true, true));
+    // South sows pit c: 4 stones into d, e, f and the store: an extra turn.
+    play_line(&mut app, "c");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let text = screen(&buf);
+        assert!(text.contains("North") && text.contains("South"), "{text}");
+        // South's row reads 4 4 0 5 5 5 left to right; North's still all 4.
+        let south_row = lines(&buf).into_iter().find(|l| {
+            let digits: Vec<&str> = l.split(['│', '┃', ' ']).filter(|s| !s.is_empty()).collect();
+            digits
+                .windows(6)
+                .any(|w| w == ["4", "4", "0", "5", "5", "5"])
+        });
+        assert!(south_row.is_some(), "{text}");
+        // The stores: South's holds 1, at the right end; North's 0 at the left.
+        let board = board_inner(&app);
+        let one = board
+            .positions()
+            .filter(|&p| buf[p].symbol() == "1" && buf[p].fg == app.theme.first.fg.unwrap())
+            .max_by_key(|p| p.x)
+            .expect("South's store");
+        let zero = board
+            .positions()
+            .filter(|&p| buf[p].symbol() == "0" && buf[p].fg == app.theme.second.fg.unwrap())
+            .min_by_key(|p| p.x)
+            .expect("North's store");
+        assert!(zero.x < one.x);
+        // The sowing is highlighted: d, e, f and the store got stones, c was emptied.
+        let highlighted = |p: Position| buf[p].bg == app.theme.last_move.bg.unwrap();
+        assert!(highlighted(one), "the store received the last stone");
+        let emptied = board
+            .positions()
+            .find(|&p| buf[p].symbol() == "0" && buf[p].fg == app.theme.first.fg.unwrap())
+            .unwrap();
+        assert!(highlighted(emptied));
+        assert!(
+            buf[emptied]
+                .modifier
+                .contains(ratatui::style::Modifier::UNDERLINED)
+        );
+        assert!(text.contains("South to move (you)"), "extra turn: {text}");
+        assert!(text.contains("South 1 · North 0"), "{text}");
+        assert!(text.contains(" a ") && text.contains(" f "), "{text}");
+    }
+}
+
+#[test]
+fn kalah_play_by_keyboard_and_mouse() {
+    let mut app = new_app::<Kalah>(&config(true, false));
+    app.start();
+    assert_eq!(app.view.cursor, 0, "the cursor starts at pit a");
+    // Right twice: pit c; Enter sows it (extra turn: still South).
+    feed(
+        &mut app,
+        vec![key(KeyCode::Right), ch('l'), key(KeyCode::Enter)],
+    );
+    assert_eq!(notations(&app), ["c"]);
+    assert!(app.engine.pending.is_none(), "South moves again");
+    // A click on South's pit f.
+    render(&mut app, 80, 24);
+    let f = spot(&app, 5);
+    let fx = feed(&mut app, vec![click(f)]);
+    assert_eq!(notations(&app), ["c", "f"]);
+    let id = search_id(&fx, Purpose::Move);
+    // North answers; the engine's move shows its value in stones.
+    feed(&mut app, vec![finished(id, 0, 250)]);
+    assert_eq!(app.session.steps()[2].mover, Player::Second);
+    let text = screen(&render(&mut app, 80, 24));
+    assert!(text.contains("+2.50"), "{text}");
+    // Undo takes back North's reply and South's last move (f), back to South's decision.
+    feed(&mut app, vec![ch('u')]);
+    assert_eq!(app.session.cursor(), 1);
+    assert_eq!(app.session.current().to_move(), Player::First);
+}
+
+#[test]
+fn kalah_with_twelve_pits_fits_80x24_with_the_board_on_top() {
+    let mut config = config(true, false);
+    config
+        .kalah
+        .insert("pits".to_string(), toml::Value::Integer(12));
+    let mut app = new_app::<Kalah>(&config);
+    let buf = render(&mut app, 80, 24);
+    let text = screen(&buf);
+    assert!(!text.contains("Enlarge"), "{text}");
+    let Areas::Panes(a) = app.areas() else {
+        panic!()
+    };
+    assert!(a.moves.y > a.board.y, "stacked layout");
+    assert!(text.contains(" l "), "twelve pits, a..l: {text}");
+}
+
+// ---------------------------------------------------------------------------------------
+// The real program in a real terminal (tmux), where tmux exists
+// ---------------------------------------------------------------------------------------
+
+/// Writes past the test harness's output capture, so a skip is seen in every run.
+fn note(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+#[test]
+fn terminal_end_to_end_in_tmux() {
+    let tmux = std::process::Command::new("tmux").arg("-V").output();
+    if !tmux.is_ok_and(|o| o.status.success()) {
+        note("SKIPPED terminal_end_to_end_in_tmux: tmux is not installed");
+        return;
+    }
+    // The example runs the TUI until the command line opens it; cargo test builds examples.
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_gametree"));
+    let example = bin.with_file_name("examples").join("tui");
+    if !example.exists() {
+        note("SKIPPED terminal_end_to_end_in_tmux: examples/tui is not built");
+        return;
+    }
+    let exe = example.display().to_string();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tui_e2e.sh");
+    let output = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(format!("{exe} tictactoe"))
+        .arg(format!("{exe} --load"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("PASS"), "{stdout}");
+}
+
+#[test]
+fn setup_scrolls_when_a_game_has_many_options() {
+    let mut state = setup();
+    state.config.game = gametree::games::GameKind::Kalah;
+    assert!(
+        state.lines().len() + 5 > 24,
+        "Kalah's options overflow 24 rows"
+    );
+    select(&mut state, Row::Start);
+    let text = render_setup(&state);
+    assert!(!text.contains("Enlarge"), "{text}");
+    assert!(
+        text.contains("Start the game"),
+        "the selected Start row is shown: {text}"
+    );
+    assert!(text.contains("↑ more"), "{text}");
+    select(&mut state, Row::Game);
+    let text = render_setup(&state);
+    assert!(text.contains("Kalah") && text.contains("↓ more"), "{text}");
+    // Clicks land on the rows as drawn, scrolled or not.
+    select(&mut state, Row::Load);
+    let text = render_setup(&state);
+    let y = text.lines().position(|l| l.contains("Load file")).unwrap();
+    let (row, _) = state.hit(Position::new(30, y as u16)).unwrap();
+    assert_eq!(state.rows()[row], Row::Load);
+}
+
+// ---------------------------------------------------------------------------------------
+// Gomoku
+// ---------------------------------------------------------------------------------------
+
+use gametree::games::gomoku::Gomoku;
+
+#[test]
+fn gomoku_board_has_coordinates_stones_last_move_and_winning_run() {
+    let mut app = new_app::<Gomoku>(&config(true, true));
+    play_line(&mut app, "h8 a1 h9 a2 h10 a3 h11 a4");
+    let buf = render(&mut app, 80, 24);
+    let text = screen(&buf);
+    // 15x15: letters a..o below, rows 1..15 at the left, 15 at the top.
+    let letters = lines(&buf)
+        .iter()
+        .position(|l| l.contains("a b c d e f g h i j k l m n o"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let fifteen = find(&buf, "15 ┌").unwrap();
+    let one = find(&buf, " 1 ").unwrap();
+    assert!(fifteen.y < one.y && one.y < letters as u16, "{text}");
+    assert_eq!(text.matches('●').count(), 4, "{text}");
+    assert_eq!(text.matches('○').count(), 4, "{text}");
+    let a4 = spot(&app, app.session.current().parse_move("a4").unwrap());
+    let centre = Position::new(a4.x, a4.y);
+    assert!(
+        (centre.x.saturating_sub(1)..=centre.x + 1)
+            .any(|x| buf[(x, centre.y)].bg == app.theme.last_move.bg.unwrap()),
+        "{text}"
+    );
+    // Black completes five: the run is highlighted at 120x40 too.
+    play_line(&mut app, "h12");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let text = screen(&buf);
+        assert!(text.contains("Black (you) wins"), "{text}");
+        let board = board_inner(&app);
+        let won = board
+            .positions()
+            .filter(|&p| buf[p].symbol() == "●" && buf[p].bg == app.theme.win.bg.unwrap())
+            .count();
+        assert_eq!(won, 5, "{text}");
+    }
+}
+
+#[test]
+fn gomoku_play_by_keyboard_and_mouse() {
+    let mut app = new_app::<Gomoku>(&config(true, false));
+    app.start();
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(notations(&app), ["h8"], "the cursor starts at the centre");
+    let id = search_id(&fx, Purpose::Move);
+    let reply = app.session.current().parse_move("h9").unwrap();
+    feed(&mut app, vec![finished(id, reply, 0)]);
+    // The cursor left the stone; arrows walk over empty points.
+    feed(
+        &mut app,
+        vec![key(KeyCode::Left), key(KeyCode::Up), key(KeyCode::Enter)],
+    );
+    assert_eq!(app.session.steps().len(), 3);
+    let id = app.engine.pending.unwrap().id;
+    let reply = app.session.current().parse_move("a1").unwrap();
+    feed(&mut app, vec![finished(id, reply, 0)]);
+    render(&mut app, 80, 24);
+    let o15 = app.session.current().parse_move("o15").unwrap();
+    let at = spot(&app, o15);
+    feed(&mut app, vec![click(at)]);
+    assert_eq!(notations(&app).last().unwrap(), "o15");
+}
