@@ -668,18 +668,28 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
 pub fn run(cli: Cli) -> Result<()> {
     let config = load_config(cli.config.as_ref())?;
     match cli.command {
-        None => bail!("the full-screen program is not built yet: try `gametree --help`"),
+        None => crate::tui::run(config, crate::tui::Start::Setup),
         Some(Command::Play(args)) => {
+            if let Some(path) = &args.load {
+                if args.text {
+                    bail!("play --load opens the full-screen program; drop --text");
+                }
+                return crate::tui::run(config, crate::tui::Start::Load(path.clone()));
+            }
             let Some(name) = args.game.as_deref() else {
                 bail!("play: name a game (tictactoe, gomoku, kalah, dots) or use --load FILE")
             };
             let kind = parse_game(name)?;
             crate::with_game!(kind, G => {
                 let config = config_for_play::<G>(config, &args)?;
-                if !args.text {
-                    bail!("the full-screen program is not built yet: add --text for line mode");
+                let moves = args.game_flags.moves.clone().unwrap_or_default();
+                // Refuse bad --moves here, before the terminal changes.
+                start_position::<G>(&config.game_options::<G>()?, &args.game_flags)?;
+                if args.text {
+                    play_text::<G>(&config, Some(&moves))
+                } else {
+                    crate::tui::run(config, crate::tui::Start::Play { game: kind, moves })
                 }
-                play_text::<G>(&config, args.game_flags.moves.as_deref())
             })
         }
         Some(Command::Selfplay(args)) => {

@@ -1321,19 +1321,12 @@ fn terminal_end_to_end_in_tmux() {
         note("SKIPPED terminal_end_to_end_in_tmux: tmux is not installed");
         return;
     }
-    // The example runs the TUI until the command line opens it; cargo test builds examples.
-    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_gametree"));
-    let example = bin.with_file_name("examples").join("tui");
-    if !example.exists() {
-        note("SKIPPED terminal_end_to_end_in_tmux: examples/tui is not built");
-        return;
-    }
-    let exe = example.display().to_string();
+    let exe = env!("CARGO_BIN_EXE_gametree");
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tui_e2e.sh");
     let output = std::process::Command::new("bash")
         .arg(&script)
-        .arg(format!("{exe} tictactoe"))
-        .arg(format!("{exe} --load"))
+        .arg(format!("{exe} play tictactoe"))
+        .arg(format!("{exe} play --load"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -43,8 +43,15 @@ use crate::session::{SaveError, Session, parse_saved, peek_saved, read_save_file
 pub enum Start {
     /// The setup screen (`gametree` with no arguments).
     Setup,
-    /// A new game of this kind with the settings in the config (`gametree play GAME`).
-    Play(GameKind),
+    /// A new game of this kind with the settings in the config (`gametree play GAME`),
+    /// starting from the position the whitespace-separated `moves` reach (`--moves`).
+    Play {
+        /// The game.
+        game: GameKind,
+        /// Moves in notation to play first (checked by the caller; a refused one sends the
+        /// user to the setup screen with the reason).
+        moves: String,
+    },
     /// A saved game (`gametree play --load FILE`).
     Load(PathBuf),
 }
@@ -71,7 +78,7 @@ pub fn read_saved(path: &Path) -> Result<SavedFile, SaveError> {
 
 enum Screen {
     Setup(Option<String>),
-    New(GameKind),
+    New(GameKind, String),
     Saved(SavedFile),
     Quit,
 }
@@ -82,7 +89,7 @@ pub fn run(config: Config, start: Start) -> Result<()> {
     // A bad save file is refused before the terminal changes, so the message stays readable.
     let mut screen = match start {
         Start::Setup => Screen::Setup(None),
-        Start::Play(kind) => Screen::New(kind),
+        Start::Play { game, moves } => Screen::New(game, moves),
         Start::Load(path) => Screen::Saved(read_saved(&path)?),
     };
     let mut config = config;
@@ -102,7 +109,7 @@ pub fn run(config: Config, start: Start) -> Result<()> {
                 match setup_screen(guard.terminal(), state)? {
                     SetupOutcome::Start => {
                         config = state.config.clone();
-                        Screen::New(config.game)
+                        Screen::New(config.game, String::new())
                     }
                     SetupOutcome::Load(path) => match read_saved(&path) {
                         Ok(saved) => Screen::Saved(saved),
@@ -111,11 +118,11 @@ pub fn run(config: Config, start: Start) -> Result<()> {
                     SetupOutcome::Quit | SetupOutcome::Stay => Screen::Quit,
                 }
             }
-            Screen::New(kind) => {
+            Screen::New(kind, moves) => {
                 config.game = kind;
-                crate::with_game!(kind, G => match config.game_options::<G>() {
-                    Ok(options) => game_screen::<G>(guard.terminal(), &config, Session::new(options))?,
-                    Err(e) => Screen::Setup(Some(e.to_string())),
+                crate::with_game!(kind, G => match new_session::<G>(&config, &moves) {
+                    Ok(session) => game_screen::<G>(guard.terminal(), &config, session)?,
+                    Err(e) => Screen::Setup(Some(e)),
                 })
             }
             Screen::Saved(saved) => {
@@ -132,6 +139,22 @@ pub fn run(config: Config, start: Start) -> Result<()> {
     }
     drop(guard);
     Ok(())
+}
+
+/// A new game from the config's options, with `moves` played first.
+fn new_session<G: HasBoard>(config: &Config, moves: &str) -> Result<Session<G>, String> {
+    let options = config.game_options::<G>().map_err(|e| e.to_string())?;
+    let mut session = Session::<G>::new(options);
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let mv = session
+            .current()
+            .parse_move(text)
+            .map_err(|e| format!("--moves: move {} ({text}): {e}", i + 1))?;
+        session
+            .play(mv, None)
+            .map_err(|e| format!("--moves: move {} ({text}): {e}", i + 1))?;
+    }
+    Ok(session)
 }
 
 fn setup_screen(terminal: &mut Term, state: &mut SetupState) -> Result<SetupOutcome> {
