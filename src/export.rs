@@ -37,6 +37,9 @@ pub struct ExportNode {
     pub skipped: u32,
     /// On the principal variation.
     pub pv: bool,
+    /// The value came from the transposition table (the node was not expanded).
+    #[serde(default)]
+    pub tt_hit: bool,
 }
 
 /// A whole exported tree.
@@ -70,6 +73,7 @@ pub fn export<G: Game>(game: &G, tree: &SearchTree<G::Move>) -> ExportTree {
                 bound: n.bound,
                 skipped: n.skipped,
                 pv: n.on_pv,
+                tt_hit: n.tt_hit,
             })
             .collect(),
         truncated: tree.truncated,

@@ -33,6 +33,18 @@ pub trait SearchObserver<M> {
     fn leave(&mut self, value: i32, bound: Bound, skipped: u32) {
         let _ = (value, bound, skipped);
     }
+
+    /// The node entered last was answered by the transposition table (its value came from
+    /// a stored entry; it has no children).
+    #[inline]
+    fn tt_hit(&mut self) {}
+
+    /// An iterative-deepening search starts the iteration to `depth`. A recorder keeps only
+    /// the last iteration's tree, which is the one the answer comes from.
+    #[inline]
+    fn begin_iteration(&mut self, depth: u32) {
+        let _ = depth;
+    }
 }
 
 /// Records nothing; the search with it runs as fast as one without any observer.
@@ -64,6 +76,8 @@ pub struct TreeNode<M> {
     pub skipped: u32,
     /// On the principal variation.
     pub on_pv: bool,
+    /// The value came from the transposition table (the node was not expanded).
+    pub tt_hit: bool,
     /// Children in the order they were searched.
     pub children: Vec<u32>,
 }
@@ -174,6 +188,7 @@ impl<M: Copy> SearchObserver<M> for TreeRecorder<M> {
             bound: Bound::Exact,
             skipped: 0,
             on_pv: false,
+            tt_hit: false,
             children: Vec::new(),
         });
         self.stack.push(index);
@@ -190,5 +205,21 @@ impl<M: Copy> SearchObserver<M> for TreeRecorder<M> {
             node.bound = bound;
             node.skipped = skipped;
         }
+    }
+
+    fn tt_hit(&mut self) {
+        if self.skipping > 0 {
+            return;
+        }
+        if let Some(&index) = self.stack.last() {
+            self.tree.nodes[index as usize].tt_hit = true;
+        }
+    }
+
+    fn begin_iteration(&mut self, depth: u32) {
+        let _ = depth;
+        self.tree = SearchTree::default();
+        self.stack.clear();
+        self.skipping = 0;
     }
 }
