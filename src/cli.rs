@@ -459,11 +459,13 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     let game: G = start_position(&options, &args.game_flags)?;
     let evaluator = crate::games::evaluator_for::<G>(&options, "default", "solve", "evaluator")?;
     let settings = SearchSettings {
-        algorithm: Algorithm::AlphaBeta,
+        algorithm: Algorithm::Full,
+        solve: true,
         depth: score::MAX_PLY as u32,
         ordering: true,
         random_ties: false,
         candidates: 0,
+        threads: 1,
         ..SearchSettings::default()
     };
     let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);

@@ -616,7 +616,7 @@ fn move_value<E: Evaluator<Dots>>(g: &Dots, evaluator: &E, mv: Edge, depth: u32)
     let value = if let Some(outcome) = child.outcome() {
         score::terminal::<Dots>(outcome, child.to_move(), 1)
     } else if depth == 1 {
-        evaluator.evaluate(&child)
+        score::evaluate(evaluator, &child)
     } else {
         run(
             &child,

@@ -771,7 +771,7 @@ fn check_agreement<E: Evaluator<Kalah>>(game: &Kalah, eval: &E, depth: u32) {
         child.play(best);
         let value = match child.outcome() {
             Some(outcome) => score::terminal::<Kalah>(outcome, child.to_move(), 1),
-            None if depth == 1 => eval.evaluate(&child),
+            None if depth == 1 => score::evaluate(eval, &child),
             None => run(&child, eval, Algorithm::Minimax, depth - 1, false).value,
         };
         let value = if child.to_move() == game.to_move() {

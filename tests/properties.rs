@@ -134,7 +134,7 @@ fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
             // Searched as a node of its own at depth - 1 (0 = evaluate), from the mover's side.
             let v = match child.outcome() {
                 Some(o) => score::terminal::<G>(o, child.to_move(), 1),
-                None => eval.evaluate(&child),
+                None => score::evaluate(eval, &child),
             };
             if child.to_move() == game.to_move() {
                 v

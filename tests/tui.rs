@@ -1054,11 +1054,12 @@ fn setup_chooses_game_sides_and_engine_settings_then_starts() {
     assert_eq!(state.config.players.second.kind, PlayerKind::Human);
     // Per-side settings: Right picks the second column, Space changes the value.
     select(&mut state, Row::Algorithm);
+    let all = gametree::engine::search::Algorithm::ALL;
+    let before = state.config.players.second.algorithm;
+    let next = all[(all.iter().position(|&a| a == before).unwrap() + 1) % all.len()];
     press(&mut state, &[KeyCode::Right, KeyCode::Char(' ')]);
-    assert_eq!(
-        state.config.players.second.algorithm,
-        gametree::engine::search::Algorithm::Minimax
-    );
+    assert_eq!(state.config.players.second.algorithm, next);
+    assert_ne!(next, before);
     select(&mut state, Row::RandomTies);
     press(&mut state, &[KeyCode::Left, KeyCode::Char(' ')]);
     assert!(!state.config.players.first.random_ties);
