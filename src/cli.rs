@@ -107,6 +107,8 @@ impl GameFlags {
 }
 
 /// Engine settings as flags; they apply to every engine side.
+// One flag per engine switch, as on every command line: not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, Default, Args)]
 pub struct EngineFlags {
     /// Search algorithm.
@@ -130,9 +132,27 @@ pub struct EngineFlags {
     /// Evaluator name (see config.toml for each game's).
     #[arg(long)]
     pub evaluator: Option<String>,
-    /// Search threads (iterative engine; 0 = one per core).
+    /// Search threads (full engine; 0 = one per core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Transposition table size in MiB (full engine).
+    #[arg(long, value_name = "MB")]
+    pub tt_mb: Option<usize>,
+    /// Full engine without its transposition table.
+    #[arg(long)]
+    pub no_tt: bool,
+    /// Full engine without killer moves.
+    #[arg(long)]
+    pub no_killers: bool,
+    /// Full engine without the history heuristic.
+    #[arg(long)]
+    pub no_history: bool,
+    /// Full engine without principal variation search.
+    #[arg(long)]
+    pub no_pvs: bool,
+    /// Full engine without aspiration windows.
+    #[arg(long)]
+    pub no_aspiration: bool,
 }
 
 impl EngineFlags {
@@ -161,6 +181,14 @@ impl EngineFlags {
         if let Some(t) = self.threads {
             side.threads = t;
         }
+        if let Some(mb) = self.tt_mb {
+            side.tt_mb = mb;
+        }
+        side.tt &= !self.no_tt;
+        side.killers &= !self.no_killers;
+        side.history &= !self.no_history;
+        side.pvs &= !self.no_pvs;
+        side.aspiration &= !self.no_aspiration;
     }
 }
 
@@ -546,6 +574,9 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
     let game: G = start_position(&options, &args.game_flags)?;
     let mut side = config.players.second.clone();
     side.kind = PlayerKind::Engine;
+    // Plain alpha-beta unless asked otherwise: its tree is the one that teaches pruning
+    // (the full engine's is its last iteration, with table hits and null-window re-searches).
+    side.algorithm = Algorithm::AlphaBeta;
     args.engine.apply(&mut side);
     let mut engine = EnginePlayer::<G>::new(&side, &options, "command line", "players.second")?;
     let max_nodes = args.max_nodes.unwrap_or(config.tree.max_nodes);

@@ -110,6 +110,8 @@ pub enum PlayerKind {
 }
 
 /// One side: who plays it and, for the engine, how it searches.
+// The engine's switches are independent on/off settings, as in the file: not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SideConfig {
@@ -119,7 +121,7 @@ pub struct SideConfig {
     pub algorithm: Algorithm,
     /// Moves to look ahead; 0 = the game's own default (its `depth` option).
     pub depth: u32,
-    /// Time per move in milliseconds for the iterative engine; 0 = depth only.
+    /// Time per move in milliseconds for the full engine; 0 = depth only.
     pub time_ms: u64,
     /// Pick at random among equally good moves.
     pub random_ties: bool,
@@ -129,40 +131,55 @@ pub struct SideConfig {
     pub ordering: bool,
     /// Evaluator name; `default` = the game's first.
     pub evaluator: String,
-    /// Transposition table size in MiB (iterative engine).
+    /// Transposition table size in MiB (full engine).
     pub tt_mb: usize,
-    /// Search threads (iterative engine); 0 = one per core.
+    /// Search threads (full engine); 0 = one per core.
     pub threads: usize,
+    /// Full engine: use the transposition table.
+    pub tt: bool,
+    /// Full engine: killer moves in the ordering.
+    pub killers: bool,
+    /// Full engine: the history heuristic in the ordering.
+    pub history: bool,
+    /// Full engine: principal variation search.
+    pub pvs: bool,
+    /// Full engine: aspiration windows.
+    pub aspiration: bool,
 }
 
 impl Default for SideConfig {
     fn default() -> Self {
         Self {
             kind: PlayerKind::Engine,
-            algorithm: Algorithm::AlphaBeta,
+            algorithm: Algorithm::Full,
             depth: 0,
-            time_ms: 0,
+            time_ms: 1000,
             random_ties: true,
             seed: None,
             ordering: true,
             evaluator: "default".to_string(),
             tt_mb: 64,
-            threads: 1,
+            threads: 0,
+            tt: true,
+            killers: true,
+            history: true,
+            pvs: true,
+            aspiration: true,
         }
     }
 }
 
 impl SideConfig {
-    /// The search settings for this side in a game with `options`.
-    // The engine grows switches of its own; they keep their defaults here.
-    #[allow(clippy::needless_update)]
+    /// The search settings for this side in a game with `options`. Depth 0 means the game's
+    /// own depth, except for the full engine with a time limit: the time then decides.
     pub fn search_settings(&self, options: &impl GameOptions) -> SearchSettings {
+        let timed = self.algorithm == Algorithm::Full && self.time_ms > 0;
         SearchSettings {
             algorithm: self.algorithm,
-            depth: if self.depth == 0 {
-                options.default_depth()
-            } else {
-                self.depth
+            depth: match self.depth {
+                0 if timed => crate::engine::score::MAX_PLY as u32,
+                0 => options.default_depth(),
+                d => d,
             },
             ordering: self.ordering,
             random_ties: self.random_ties,
@@ -170,7 +187,12 @@ impl SideConfig {
             time_ms: self.time_ms,
             tt_mb: self.tt_mb,
             threads: self.threads,
-            ..SearchSettings::default()
+            tt: self.tt,
+            killers: self.killers,
+            history: self.history,
+            pvs: self.pvs,
+            aspiration: self.aspiration,
+            solve: false,
         }
     }
 

@@ -47,6 +47,13 @@ fn config(first_human: bool, second_human: bool) -> Config {
     config.players.second.kind = kind(second_human);
     config.players.first.seed = Some(1);
     config.players.second.seed = Some(2);
+    // Depth-limited alpha-beta: these tests are about the program, and want searches that
+    // are quick and the same on every run (no time limit).
+    for side in [&mut config.players.first, &mut config.players.second] {
+        side.algorithm = gametree::engine::search::Algorithm::AlphaBeta;
+        side.time_ms = 0;
+        side.threads = 1;
+    }
     config
 }
 

@@ -135,6 +135,9 @@ pub fn thread_count(threads: usize) -> usize {
 #[derive(Clone, Debug)]
 struct RootMove<M> {
     mv: M,
+    /// Its place in move-generation order: ties are listed and picked in this order, so the
+    /// choice does not depend on what the table or other threads did to the search order.
+    order: usize,
     /// The value returned in the last pass (a bound for moves that failed low).
     value: i32,
     /// The principal variation starting with `mv` (filled for the best and tied moves).
@@ -521,11 +524,14 @@ where
             .and_then(|t| t.probe(game.hash()))
             .and_then(|e| e.best);
         // Depth 2 asks for static ordering even when the search is one move deep.
+        let mut generated = Vec::new();
+        self.generate(game, &mut generated);
         let moves = self.ordered_moves(game, 0, 2, tt_move);
         let mut root: Vec<RootMove<G::Move>> = moves
             .iter()
             .map(|&mv| RootMove {
                 mv,
+                order: generated.iter().position(|&g| g == mv).unwrap_or(usize::MAX),
                 value: -INFINITY,
                 pv: Vec::new(),
             })
@@ -670,6 +676,8 @@ where
                     ties,
                     height,
                 } => {
+                    let mut ties = ties;
+                    ties.sort_by_key(|&i| root[i].order);
                     let pick = if ties.len() > 1 {
                         ties[rng.random_range(0..ties.len())]
                     } else {

@@ -160,9 +160,13 @@ fn worker_loop<G: Playable>(
         }));
         match outcome {
             Ok(result) => {
+                // The depth the answer comes from: the full engine's last iteration.
+                let depth = match engine.settings.algorithm {
+                    Algorithm::Full => result.stats.depth,
+                    _ => engine.settings.depth,
+                };
                 sink(Report::Finished { id, result });
-                if engine.settings.algorithm == Algorithm::AlphaBeta && !stop.is_raised() {
-                    let depth = engine.settings.depth.max(1);
+                if engine.settings.algorithm.prunes() && !stop.is_raised() && depth > 0 {
                     let candidates = engine.settings.candidates;
                     if let Some(nodes) =
                         minimax_nodes(&root, depth, candidates, MINIMAX_COUNT_BUDGET, &stop)
