@@ -1,8 +1,8 @@
 //! `cargo bench`: our engine against the `minimax` crate (0.6) on the same positions and
 //! depths, in four groups: perft, fixed-depth alpha-beta without a table, iterative deepening
-//! with a 64 MB table, and full solves. Criterion prints nodes/s from node counts taken once,
-//! outside the timed loops. What each side counts, and the measured ratios:
-//! `docs/performance.md`.
+//! with a 64 MB table, and full solves. Criterion prints nodes/s from node counts taken
+//! outside the timed loops (the crate's randomised searches also count each timed run, see
+//! [`rescaled`]). What each side counts, and the measured ratios: `docs/performance.md`.
 
 #![allow(
     clippy::expect_used,
@@ -33,8 +33,9 @@ use adapter::{Adaptable, Eval, State};
 /// The transposition table of both sides' iterative searches.
 const TABLE_MB: usize = 64;
 
-/// Runs of the `minimax` crate's searches whose node counts are averaged: both of its searches
-/// shuffle the root moves at random, so the count varies a little from run to run.
+/// Runs of the `minimax` crate's searches whose node counts are averaged for the throughput
+/// figure: both of its searches shuffle the root moves at random, so the count varies from
+/// run to run (threefold in Gomoku).
 const COUNT_RUNS: u64 = 8;
 
 /// The environment variable that adds the Dots and Boxes 3x3 solve (minutes for the crate).
@@ -455,7 +456,7 @@ fn benches(c: &mut Criterion) {
             minimax_depth: 16,
         },
     );
-    if std::env::var_os(SLOW_SOLVE_VAR).is_some() {
+    if std::env::var_os(SLOW_SOLVE_VAR).is_some() && selected("solve/dots 3x3") {
         solve_dots_3x3_once();
     }
 }
