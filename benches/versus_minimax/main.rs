@@ -15,10 +15,12 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
+use gametree::engine::full;
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score::{self, MAX_PLY};
 use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
+use gametree::engine::tt::TranspositionTable;
 use gametree::engine::{Evaluator, Game, perft::perft};
 use gametree::games::dots::{Dots, DotsEval};
 use gametree::games::gomoku::{Gomoku, GomokuEval};
@@ -51,10 +53,8 @@ fn selected(name: &str) -> bool {
     std::env::var(ONLY_VAR).map_or(true, |only| name.contains(&only))
 }
 
-/// Our side of the iterative-deepening and solve groups: plain alpha-beta with ordering and
-/// no table stands in until the full engine exists.
-/// **Switch this line to `Algorithm::Full` when it lands** (its table: `tt_mb` below).
-const OURS_FULL: Algorithm = Algorithm::AlphaBeta;
+/// Our side of the iterative-deepening and solve groups: the full engine.
+const OURS_FULL: Algorithm = Algorithm::Full;
 
 /// Our engine's search of `game` to `depth`, one thread, no random ties.
 fn ours<G: Game, E: Evaluator<G>>(
@@ -86,9 +86,36 @@ fn ours<G: Game, E: Evaluator<G>>(
     )
 }
 
-/// Our side of groups 3 and 4 (see [`OURS_FULL`]).
+/// Our side of groups 3 and 4 (see [`OURS_FULL`]): one thread, a 64 MB table made once
+/// and forgotten in constant time before each search (as the crate's is made before its
+/// timer starts); a search to the end of the game is a solve, with the game's solver rules.
 fn ours_full<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> SearchResult<G::Move> {
-    ours(game, eval, OURS_FULL, depth, true)
+    thread_local! {
+        static TABLE: TranspositionTable = TranspositionTable::new(TABLE_MB);
+    }
+    let settings = SearchSettings {
+        algorithm: OURS_FULL,
+        depth,
+        solve: depth >= MAX_PLY as u32,
+        random_ties: false,
+        tt_mb: TABLE_MB,
+        threads: 1,
+        time_ms: 0,
+        ..SearchSettings::default()
+    };
+    TABLE.with(|table| {
+        table.reset();
+        full::search(
+            game,
+            eval,
+            &settings,
+            &mut SmallRng::seed_from_u64(0),
+            &mut NoopObserver,
+            &StopFlag::new(),
+            &mut |_| {},
+            Some(table),
+        )
+    })
 }
 
 /// The crate's iterative deepening with a 64 MB table, to `depth`, its other options at
@@ -352,20 +379,33 @@ fn bench_solve<G: Adaptable, E: Evaluator<G> + Copy>(c: &mut Criterion, solve: &
     );
 }
 
-/// The Dots and Boxes 3x3 solve, timed once (the crate needs minutes, too long for samples).
-/// Our side runs only once [`OURS_FULL`] has a table: plain alpha-beta would not finish.
+/// Our Dots and Boxes 3x3 solve, with samples (about a second each).
+fn solve_dots_3x3_ours(c: &mut Criterion) {
+    let name = "solve/dots 3x3";
+    if !selected(name) {
+        return;
+    }
+    let game = Dots::new(3, 3);
+    let eval = DotsEval::Score;
+    let result = ours_full(&game, &eval, MAX_PLY as u32);
+    eprintln!(
+        "{name}: ours ({OURS_FULL}) value {} nodes {}",
+        score::format::<Dots>(result.value),
+        result.stats.nodes,
+    );
+    let mut group = c.benchmark_group(name);
+    configure(&mut group, 10);
+    group.throughput(Throughput::Elements(result.stats.nodes));
+    group.bench_function(format!("ours {OURS_FULL}"), |b| {
+        b.iter(|| ours_full(black_box(&game), &eval, MAX_PLY as u32));
+    });
+    group.finish();
+}
+
+/// The crate's Dots and Boxes 3x3 solve, timed once (it needs minutes, too long for samples).
 fn solve_dots_3x3_once() {
     let game = Dots::new(3, 3);
     let eval = DotsEval::Score;
-    if OURS_FULL != Algorithm::AlphaBeta {
-        let result = ours_full(&game, &eval, MAX_PLY as u32);
-        eprintln!(
-            "solve/dots 3x3: ours ({OURS_FULL}) value {} nodes {} time {:.3} s",
-            score::format::<Dots>(result.value),
-            result.stats.nodes,
-            result.stats.elapsed.as_secs_f64()
-        );
-    }
     // 24 lines and at most 9 forced passes.
     let ((elapsed, nodes), value) = iterative_run(&mut State::new(game), eval, 33);
     eprintln!(
@@ -456,6 +496,7 @@ fn benches(c: &mut Criterion) {
             minimax_depth: 16,
         },
     );
+    solve_dots_3x3_ours(c);
     if std::env::var_os(SLOW_SOLVE_VAR).is_some() && selected("solve/dots 3x3") {
         solve_dots_3x3_once();
     }

@@ -531,7 +531,10 @@ where
             .iter()
             .map(|&mv| RootMove {
                 mv,
-                order: generated.iter().position(|&g| g == mv).unwrap_or(usize::MAX),
+                order: generated
+                    .iter()
+                    .position(|&g| g == mv)
+                    .unwrap_or(usize::MAX),
                 value: -INFINITY,
                 pv: Vec::new(),
             })

@@ -49,6 +49,8 @@ pub struct TranspositionTable {
     /// `slots - 1`, with the bucket bit cleared.
     mask: usize,
     generation: AtomicU8,
+    /// Mixed into every stored key: changing it forgets every entry at once.
+    epoch: AtomicU64,
 }
 
 impl TranspositionTable {
@@ -80,6 +82,7 @@ impl TranspositionTable {
             words,
             mask: (slots - 1) & !(BUCKET - 1),
             generation: AtomicU8::new(0),
+            epoch: AtomicU64::new(0),
         }
     }
 
@@ -108,11 +111,19 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Forgets everything.
+    /// Forgets everything by writing every slot (this also touches every page, so that a
+    /// search does not pay for the first touch).
     pub fn clear(&self) {
         for word in &self.words {
             word.store(0, Ordering::Relaxed);
         }
+    }
+
+    /// Forgets everything in constant time: entries stored before no longer match any key.
+    /// Not to be called while a search uses the table.
+    pub fn reset(&self) {
+        let next = crate::games::splitmix64(self.epoch.load(Ordering::Relaxed));
+        self.epoch.store(next, Ordering::Relaxed);
     }
 
     fn current_generation(&self) -> u64 {
@@ -123,6 +134,7 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Entry> {
         let base = hash as usize & self.mask;
+        let hash = hash ^ self.epoch.load(Ordering::Relaxed);
         for i in base..base + BUCKET {
             let data = self.data_word(i).load(Ordering::Relaxed);
             let key = self.key_word(i).load(Ordering::Relaxed);
@@ -140,6 +152,7 @@ impl TranspositionTable {
     #[inline]
     pub fn store(&self, hash: u64, entry: Entry) {
         let base = hash as usize & self.mask;
+        let hash = hash ^ self.epoch.load(Ordering::Relaxed);
         let generation = self.current_generation();
         let new = pack(entry, generation);
         let mut victim = base;
@@ -337,6 +350,18 @@ mod tests {
         assert!(tt.probe(2).is_some());
         assert!(tt.probe(4).is_none());
         assert!(tt.probe(6).is_some());
+    }
+
+    #[test]
+    fn reset_forgets_everything() {
+        let tt = TranspositionTable::with_slots(64);
+        tt.store(77, entry(1, Bound::Exact, 3, None));
+        tt.reset();
+        assert_eq!(tt.probe(77), None);
+        tt.store(77, entry(2, Bound::Exact, 3, None));
+        assert_eq!(tt.probe(77).map(|e| e.value), Some(2));
+        tt.clear();
+        assert_eq!(tt.probe(77), None);
     }
 
     #[test]
