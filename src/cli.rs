@@ -16,6 +16,7 @@ use crate::engine::score;
 use crate::engine::search::{Algorithm, SearchSettings};
 use crate::engine::stats::group_digits;
 use crate::engine::{Game, Player};
+use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable};
 use crate::player::EnginePlayer;
 use crate::session::Session;
@@ -136,6 +137,21 @@ pub struct EngineFlags {
 }
 
 impl EngineFlags {
+    /// Refuses out-of-range values (`--depth 99`), naming the flag; the evaluator name is
+    /// checked against game `G`'s evaluators with `options`.
+    pub fn validate<G: Playable>(&self, options: &G::Options) -> Result<(), ConfigError> {
+        let mut side = SideConfig::default();
+        self.apply(&mut side);
+        side.validate("command line", "").map_err(|e| ConfigError {
+            key: format!("--{}", e.key.trim_start_matches('.').replace('_', "-")),
+            ..e
+        })?;
+        if let Some(name) = &self.evaluator {
+            crate::games::evaluator_for::<G>(options, name, "command line", "--evaluator")?;
+        }
+        Ok(())
+    }
+
     fn apply(&self, side: &mut SideConfig) {
         if let Some(a) = self.algorithm {
             side.algorithm = a;
@@ -237,6 +253,9 @@ pub struct TreeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
     pub format: TreeFormat,
+    /// The same as `--format json`: one JSON object.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
     /// Record at most this many nodes (default: `tree.max_nodes` from the config).
     #[arg(long)]
     pub max_nodes: Option<usize>,
@@ -326,6 +345,7 @@ pub fn start_position<G: Playable>(options: &G::Options, flags: &GameFlags) -> R
 /// The config with the command line's game options and engine flags written in, for the TUI.
 pub fn config_for_play<G: Playable>(mut config: Config, args: &PlayArgs) -> Result<Config> {
     let options = options_with_flags::<G>(&config, &args.game_flags)?;
+    args.engine.validate::<G>(&options)?;
     let table = toml::Table::try_from(&options).context("game options")?;
     match G::KIND {
         GameKind::TicTacToe => config.tictactoe = table,
@@ -360,6 +380,7 @@ fn engines<G: Playable>(
     options: &G::Options,
     flags: &EngineFlags,
 ) -> Result<[EnginePlayer<G>; 2]> {
+    flags.validate::<G>(options)?;
     let make = |player: Player| -> Result<EnginePlayer<G>> {
         let mut side = config.players.side(player).clone();
         flags.apply(&mut side);
@@ -416,9 +437,12 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
         game.try_play(mv)?;
         ply += 1;
         if args.json {
+            let stats = &result.stats;
             let line = json!({
                 "ply": ply, "player": mover.to_string(), "move": notation,
-                "value": result.value, "nodes": result.stats.nodes, "millis": result.stats.millis(),
+                "value": result.value, "nodes": stats.nodes, "millis": json_millis(stats.elapsed),
+                "leaf_evals": stats.leaf_evals, "cutoffs": stats.cutoffs,
+                "nps": stats.nodes_per_second().round(), "depth": stats.depth,
                 "pv": result.pv.iter().map(|&m| format_pv_move(&game, m)).collect::<Vec<_>>(),
             });
             writeln!(out, "{line}")?;
@@ -445,6 +469,11 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
         writeln!(out, "\n{game}\nresult: {}", outcome_text(&game))?;
     }
     Ok(())
+}
+
+/// A duration as JSON milliseconds with microsecond precision (`0.435`, not `0.43524999`).
+fn json_millis(elapsed: std::time::Duration) -> f64 {
+    elapsed.as_micros() as f64 / 1000.0
 }
 
 /// Notation of a move in a PV. PV moves are formatted against the root's notation, which for
@@ -481,7 +510,7 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     if args.json {
         println!(
             "{}",
-            json!({"value": value, "best_move": best, "nodes": result.stats.nodes, "millis": result.stats.millis()})
+            json!({"value": value, "best_move": best, "nodes": result.stats.nodes, "millis": json_millis(result.stats.elapsed)})
         );
     } else {
         let meaning = match (G::SCORING, value.signum()) {
@@ -512,7 +541,8 @@ pub fn perft_command<G: Playable>(config: &Config, args: &PerftArgs) -> Result<(
     } else {
         (perft::perft(&mut game, args.depth), Vec::new())
     };
-    let secs = started.elapsed().as_secs_f64();
+    let elapsed = started.elapsed();
+    let secs = elapsed.as_secs_f64();
     let nps = if secs > 0.0 { total as f64 / secs } else { 0.0 };
     if args.json {
         let divide: serde_json::Map<String, serde_json::Value> = divided
@@ -521,7 +551,7 @@ pub fn perft_command<G: Playable>(config: &Config, args: &PerftArgs) -> Result<(
             .collect();
         println!(
             "{}",
-            json!({"depth": args.depth, "nodes": total, "millis": secs * 1000.0, "divide": divide})
+            json!({"depth": args.depth, "nodes": total, "millis": json_millis(elapsed), "divide": divide})
         );
     } else {
         for &(m, n) in &divided {
@@ -542,15 +572,24 @@ pub fn perft_command<G: Playable>(config: &Config, args: &PerftArgs) -> Result<(
 pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
     let options = options_with_flags::<G>(config, &args.game_flags)?;
     let game: G = start_position(&options, &args.game_flags)?;
+    args.engine.validate::<G>(&options)?;
     let mut side = config.players.second.clone();
     side.kind = PlayerKind::Engine;
     args.engine.apply(&mut side);
     let mut engine = EnginePlayer::<G>::new(&side, &options, "command line", "players.second")?;
     let max_nodes = args.max_nodes.unwrap_or(config.tree.max_nodes);
+    if !(1..=10_000_000).contains(&max_nodes) {
+        bail!("--max-nodes {max_nodes}: must be 1..=10000000");
+    }
     let (result, tree) = engine.think_recorded(&game, max_nodes, &StopFlag::new());
     let exported = crate::export::export(&game, &tree);
     let best = result.best.map(|m| game.format_move(m));
-    match args.format {
+    let format = if args.json {
+        TreeFormat::Json
+    } else {
+        args.format
+    };
+    match format {
         TreeFormat::Text => {
             let mut out = std::io::stdout().lock();
             write!(out, "{}", crate::export::to_text::<G>(&exported))?;
@@ -674,6 +713,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 if args.text {
                     bail!("play --load opens the full-screen program; drop --text");
                 }
+                // Refuse a damaged save here, naming the file, before the terminal changes.
+                crate::tui::read_saved(path).with_context(|| path.display().to_string())?;
                 return crate::tui::run(config, crate::tui::Start::Load(path.clone()));
             }
             let Some(name) = args.game.as_deref() else {

@@ -192,7 +192,7 @@ fn bad_entrant_files_name_the_entrant_and_the_field() {
         ),
         (
             "evaluator = \"lines\"\nweights = { x = 1.0 }\n",
-            "t.toml: entrant 2 (\"b\").options: unknown field `lines`",
+            "t.toml: entrant 2 (\"b\").options.lines: unknown key; the known ones are depth",
         ),
         (
             "options = { depth = 12 }\n",

@@ -395,6 +395,7 @@ fn vs_line(standings: &Standings, a: usize, b: usize) -> String {
 fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
     let options = options_with_flags::<G>(config, &args.game_flags)?;
     let settings = settings_from(args);
+    super::tune::check::<G>(&options, &settings)?;
     let interrupt = interrupt_flag();
     let started = Instant::now();
     let sprt = settings.climb.sprt;
