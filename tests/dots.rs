@@ -740,38 +740,8 @@ fn agreement_covers_extra_turns() {
 // Exact values and perft
 // ---------------------------------------------------------------------------------------
 
-/// Exact values of the empty board for the first player, from
-/// `../shared/reference/dots.md` (computed there by two independent exact solvers and by
-/// `OpenSpiel`'s `dots_and_boxes` with `utility_margin=true`).
-const REFERENCE: [((usize, usize), i32); 5] = [
-    ((1, 1), -1),
-    ((1, 2), 0),
-    ((1, 3), -1),
-    ((1, 4), 0),
-    ((2, 2), 2),
-];
-
-fn solve(rows: usize, cols: usize) -> (i32, SearchResult<Edge>) {
-    let g = Dots::new(rows, cols);
-    let r = run(
-        &g,
-        &DotsEval::Chains,
-        Algorithm::AlphaBeta,
-        g.edge_count() as u32,
-        true,
-        false,
-    );
-    (score::game_value::<Dots>(r.value) * g.to_move().sign(), r)
-}
-
-#[test]
-fn small_boards_solve_to_the_reference_values() {
-    for ((rows, cols), value) in REFERENCE {
-        let (solved, r) = solve(rows, cols);
-        assert_eq!(solved, value, "{rows}x{cols} ({} nodes)", r.stats.nodes);
-        assert!(r.completed);
-    }
-}
+// Exact values of small boards: tests/reference.rs solves every entry of
+// tests/data/reference/dots.md.
 
 #[test]
 fn perft_counts_every_order_of_drawing_lines() {
