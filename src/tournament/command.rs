@@ -196,6 +196,9 @@ pub fn tournament(config: &Config, args: &TournamentArgs) -> Result<()> {
         spec.seed = seed;
     }
     if let Some(jobs) = args.jobs {
+        if jobs > 1024 {
+            bail!("--jobs {jobs}: must be 0..=1024 (0 = one per core)");
+        }
         spec.jobs = jobs;
     }
     if let Some(plies) = args.random_plies {
@@ -237,6 +240,14 @@ fn run_tournament<G: Playable>(
     args: &TournamentArgs,
 ) -> Result<()> {
     let tournament = spec.resolve::<G>(config)?;
+    // Open the games file first: a path that cannot be written should not cost the games.
+    let games_file = args
+        .games_out
+        .as_ref()
+        .map(|path| {
+            std::fs::File::create(path).with_context(|| format!("--games-out {}", path.display()))
+        })
+        .transpose()?;
     let names: Vec<String> = tournament.entrants.iter().map(|e| e.name.clone()).collect();
     let games = schedule(names.len(), tournament.games_per_side);
     let jobs = job_count(tournament.jobs);
@@ -255,8 +266,8 @@ fn run_tournament<G: Playable>(
     })?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    if let Some(path) = &args.games_out {
-        write_games(path, &run.records, &names)?;
+    if let (Some(path), Some(file)) = (&args.games_out, games_file) {
+        write_games(path, file, &run.records, &names)?;
     }
     let played = run.records.len();
     if args.json {
@@ -310,14 +321,20 @@ fn run_tournament<G: Playable>(
     Ok(())
 }
 
-fn write_games(path: &PathBuf, records: &[GameRecord], names: &[String]) -> Result<()> {
+fn write_games(
+    path: &std::path::Path,
+    mut file: std::fs::File,
+    records: &[GameRecord],
+    names: &[String],
+) -> Result<()> {
     let mut text = String::from(GAMES_HEADER);
     text.push('\n');
     for record in records {
         text.push_str(&game_line(record, names));
         text.push('\n');
     }
-    std::fs::write(path, text).with_context(|| format!("--games-out {}", path.display()))
+    file.write_all(text.as_bytes())
+        .with_context(|| format!("--games-out {}", path.display()))
 }
 
 /// `gametree tune GAME ...`.
