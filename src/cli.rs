@@ -508,10 +508,11 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     let value = score::game_value::<G>(result.value) * game.to_move().sign();
     let best = result.best.map(|m| game.format_move(m));
     if args.json {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{}",
             json!({"value": value, "best_move": best, "nodes": result.stats.nodes, "millis": json_millis(result.stats.elapsed)})
-        );
+        )?;
     } else {
         let meaning = match (G::SCORING, value.signum()) {
             (crate::engine::Scoring::WinLoss, 1) => "first player wins".to_string(),
@@ -520,12 +521,13 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
             (crate::engine::Scoring::Margin, -1) => format!("second player wins by {}", -value),
             _ => "draw".to_string(),
         };
-        println!(
+        writeln!(
+            std::io::stdout(),
             "value {value:+} ({meaning})\nbest move {}\nnodes {}\ntime {:.3} ms",
             best.as_deref().unwrap_or("none (game over)"),
             group_digits(result.stats.nodes),
             result.stats.millis()
-        );
+        )?;
     }
     Ok(())
 }
@@ -549,21 +551,23 @@ pub fn perft_command<G: Playable>(config: &Config, args: &PerftArgs) -> Result<(
             .iter()
             .map(|&(m, n)| (game.format_move(m), json!(n)))
             .collect();
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{}",
             json!({"depth": args.depth, "nodes": total, "millis": json_millis(elapsed), "divide": divide})
-        );
+        )?;
     } else {
         for &(m, n) in &divided {
-            println!("{:<8} {n}", game.format_move(m));
+            writeln!(std::io::stdout(), "{:<8} {n}", game.format_move(m))?;
         }
-        println!(
+        writeln!(
+            std::io::stdout(),
             "perft {} = {} ({:.3} ms, {:.1} M leaves/s)",
             args.depth,
             total,
             secs * 1000.0,
             nps / 1e6
-        );
+        )?;
     }
     Ok(())
 }
@@ -607,9 +611,13 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
             value["best_move"] = json!(best);
             value["value"] = json!(result.value);
             value["stats"] = serde_json::to_value(result.stats)?;
-            println!("{value}");
+            writeln!(std::io::stdout(), "{value}")?;
         }
-        TreeFormat::Dot => print!("{}", crate::export::to_dot::<G>(&exported)),
+        TreeFormat::Dot => write!(
+            std::io::stdout(),
+            "{}",
+            crate::export::to_dot::<G>(&exported)
+        )?,
     }
     Ok(())
 }
@@ -633,15 +641,16 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let stop = StopFlag::new();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "{} — type a move, `undo`, `hint`, `moves` or `quit`.\n",
         G::KIND.title()
-    );
+    )?;
     loop {
         let game = session.current().clone();
-        println!("{game}");
+        writeln!(std::io::stdout(), "{game}")?;
         if game.outcome().is_some() {
-            println!("result: {}", outcome_text(&game));
+            writeln!(std::io::stdout(), "result: {}", outcome_text(&game))?;
             return Ok(());
         }
         let mover = game.to_move();
@@ -650,18 +659,19 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
             let Some(mv) = result.best else {
                 bail!("the engine found no move")
             };
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "{} plays {}  (value {}, {} nodes, {:.1} ms)\n",
                 G::side_name(mover),
                 game.format_move(mv),
                 score::format::<G>(result.value),
                 group_digits(result.stats.nodes),
                 result.stats.millis()
-            );
+            )?;
             session.play(mv, Some(result.value))?;
             continue;
         }
-        print!("{} to move> ", G::side_name(mover));
+        write!(std::io::stdout(), "{} to move> ", G::side_name(mover))?;
         std::io::stdout().flush()?;
         let Some(line) = lines.next() else {
             return Ok(());
@@ -672,39 +682,56 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
             "quit" | "q" | "exit" => return Ok(()),
             "undo" | "u" => {
                 if session.undo_turn(is_human) == 0 {
-                    println!("nothing to undo\n");
+                    writeln!(std::io::stdout(), "nothing to undo\n")?;
                 }
             }
             "moves" => {
                 let mut moves = Vec::new();
                 game.legal_moves(&mut moves);
                 let list: Vec<_> = moves.iter().map(|&m| game.format_move(m)).collect();
-                println!("legal: {}\n", list.join(" "));
+                writeln!(std::io::stdout(), "legal: {}\n", list.join(" "))?;
             }
             "hint" | "h" => {
                 let result = players[mover.index()].think(&game, &stop, &mut |_| {});
                 if let Some(mv) = result.best {
-                    println!(
+                    writeln!(
+                        std::io::stdout(),
                         "hint: {} (value {})\n",
                         game.format_move(mv),
                         score::format::<G>(result.value)
-                    );
+                    )?;
                 }
             }
             text => match game.parse_move(text) {
                 Ok(mv) => {
                     if let Err(e) = session.play(mv, None) {
-                        println!("{e}\n");
+                        writeln!(std::io::stdout(), "{e}\n")?;
                     }
                 }
-                Err(e) => println!("{e}\n"),
+                Err(e) => writeln!(std::io::stdout(), "{e}\n")?,
             },
         }
     }
 }
 
-/// Runs the parsed command line; `tui` is called for the full-screen program.
+/// Runs the parsed command line; `tui` is called for the full-screen program. Output cut
+/// short by its reader (`gametree perft ... | head`) ends the command quietly.
 pub fn run(cli: Cli) -> Result<()> {
+    match run_command(cli) {
+        Err(e) if is_broken_pipe(&e) => Ok(()),
+        result => result,
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn run_command(cli: Cli) -> Result<()> {
     let config = load_config(cli.config.as_ref())?;
     match cli.command {
         None => crate::tui::run(config, crate::tui::Start::Setup),

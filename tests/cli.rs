@@ -496,3 +496,29 @@ fn a_damaged_save_is_refused_naming_the_file() {
     assert!(e.contains("missing.json: cannot be read"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn output_cut_short_by_its_reader_ends_quietly() {
+    // 190 kB of tree: more than a pipe holds, so writing fails once the reader is gone.
+    for args in [
+        &["tree", "tictactoe", "--depth", "9"][..],
+        &[
+            "perft", "dots", "--rows", "3", "--cols", "3", "--depth", "1", "--divide",
+        ],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{err}"
+        );
+    }
+}

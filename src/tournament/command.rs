@@ -281,7 +281,11 @@ fn run_tournament<G: Playable>(
             "interrupted": run.interrupted,
             "seconds": seconds,
         });
-        println!("{}", json_report(&standings, &header, Some(&run.records)));
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            json_report(&standings, &header, Some(&run.records))
+        )?;
         return Ok(());
     }
     let mut out = std::io::stdout().lock();
@@ -420,7 +424,8 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
     let mut log: Vec<String> = Vec::new();
     let quiet = args.json;
     if !quiet {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "Tuning {} `{}` at depth {}: coordinate hill-climbing, step {} down to {}; \
              each candidate plays the current best until SPRT(elo0 {}, elo1 {}, alpha {}, beta {}) \
              decides, at most {} games; budget {} games, {} candidates.",
@@ -436,7 +441,7 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
             settings.climb.max_match_games,
             settings.climb.max_games,
             settings.climb.max_candidates
-        );
+        )?;
     }
     let (space, outcome) = super::tune::tune::<G>(
         &options,
@@ -445,7 +450,10 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
         &mut |space, candidate| {
             let line = describe(space, candidate);
             if !quiet {
-                bar.suspend(|| println!("{line}"));
+                // A closed stdout shows at the next write, which returns the error.
+                bar.suspend(|| {
+                    let _ = writeln!(std::io::stdout(), "{line}");
+                });
             }
             log.push(line);
         },
@@ -467,15 +475,16 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
     let snippet = space.snippet(&outcome.best);
     if !quiet {
         bar.suspend(|| {
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "\nclimb: {} candidates, {accepted} accepted, {} games, {:.0} s{}\n\nstart:\n{}\ntuned:\n{snippet}",
                 outcome.candidates.len(),
                 outcome.games,
                 climb_seconds,
                 if outcome.interrupted { " (stopped by Ctrl-C)" } else { "" },
                 space.snippet(&outcome.start),
-            );
-        });
+            )
+        })?;
     }
     let mut final_standings = None;
     if !outcome.interrupted && settings.final_games > 0 {
@@ -533,11 +542,12 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
                 json_report(s, &json!({"games_per_side": settings.final_games, "interrupted": interrupted}), None)
             }),
         });
-        println!("{doc}");
+        writeln!(std::io::stdout(), "{doc}")?;
         return Ok(());
     }
     if let Some((standings, interrupted)) = &final_standings {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "final check at depth {}: {} games per side per pairing{}\n\n{}\n{}",
             settings.depth,
             settings.final_games,
@@ -548,14 +558,14 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
             },
             standings_table(standings),
             pairing_matrix(standings)
-        );
+        )?;
         if let Some((against_baseline, against_start)) = &measured {
-            println!("{against_baseline}\n{against_start}");
+            writeln!(std::io::stdout(), "{against_baseline}\n{against_start}")?;
         }
     }
-    println!("total time {seconds:.0} s");
+    writeln!(std::io::stdout(), "total time {seconds:.0} s")?;
     if let Some(path) = &args.out {
-        println!("snippet written to {}", path.display());
+        writeln!(std::io::stdout(), "snippet written to {}", path.display())?;
     }
     Ok(())
 }
