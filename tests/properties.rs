@@ -356,3 +356,128 @@ fn the_agreement_positions_contain_extra_turns() {
         );
     }
 }
+
+/// Reading a move never panics, and whatever it reads formats back to the same move.
+fn check_notation<G: Game>(game: &G, text: &str) {
+    if let Ok(mv) = game.parse_move(text) {
+        let written = game.format_move(mv);
+        assert_eq!(game.parse_move(&written), Ok(mv), "{text:?} -> {written:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_text_is_read_as_a_move_or_refused(
+        text in prop_oneof![
+            "\\PC{0,8}",
+            "[a-zA-Z]{1,2}[0-9]{1,3}",
+            "[a-z][0-9]{1,2}-[a-z][0-9]{1,2}",
+            "[hvHV][0-9]{1,2},[0-9]{1,2}",
+            "[0-9]{1,3}",
+        ],
+    ) {
+        check_notation(&TicTacToe::new(), &text);
+        check_notation(&gomoku(15, 5, false), &text);
+        check_notation(&gomoku(19, 5, false), &text);
+        check_notation(&kalah(12, 4, false), &text);
+        check_notation(&kalah(1, 4, false), &text);
+        check_notation(&dots(9, 9), &text);
+        check_notation(&dots(1, 2), &text);
+    }
+
+    #[test]
+    fn any_text_is_read_as_input_files_or_refused(text in "\\PC{0,200}") {
+        // Config, tournament and save files, and --entrant flags: an error, never a panic.
+        let _ = gametree::config::Config::parse(&text, "fuzz.toml");
+        let _ = gametree::tournament::entrants::TournamentSpec::parse(&text, "fuzz.toml", None);
+        let _ = gametree::tournament::entrants::parse_entrant_flag(&text);
+        let _ = gametree::session::peek_saved(&text);
+        let _ = gametree::session::parse_saved::<Kalah>(&text, "fuzz.json");
+    }
+}
+
+/// `(section, key)` pairs of config.toml, and one that does not exist.
+const SECTION_KEYS: [(&str, &str); 22] = [
+    ("kalah", "pits"),
+    ("kalah", "stones"),
+    ("kalah", "empty_capture"),
+    ("kalah", "depth"),
+    ("kalah.linear", "store"),
+    ("kalah.linear", "pits"),
+    ("kalah.tuned", "opponent_pits"),
+    ("gomoku", "size"),
+    ("gomoku", "connect"),
+    ("gomoku", "rule"),
+    ("gomoku", "candidates"),
+    ("gomoku", "depth"),
+    ("dots", "rows"),
+    ("dots", "cols"),
+    ("dots", "depth"),
+    ("tictactoe", "depth"),
+    ("players.first", "depth"),
+    ("players.second", "threads"),
+    ("players.second", "time_ms"),
+    ("tree", "max_nodes"),
+    ("ui", "engine_pace_ms"),
+    ("dots", "size"),
+];
+const VALUES: [&str; 18] = [
+    "-1",
+    "0",
+    "1",
+    "2",
+    "3",
+    "7",
+    "9",
+    "12",
+    "19",
+    "20",
+    "400",
+    "99999999999",
+    "1.5",
+    "nan",
+    "\"standard\"",
+    "true",
+    "[]",
+    "[0.5, 2.0]",
+];
+
+/// Builds game `G` from a config that was accepted and plays a few moves: options that pass
+/// validation must make a playable game.
+fn accepted_config_plays<G: Playable>(config: &gametree::config::Config) {
+    let options = config
+        .game_options::<G>()
+        .expect("validated with the config");
+    let mut game = G::new_game(&options);
+    let mut moves = Vec::new();
+    for _ in 0..3 {
+        game.legal_moves(&mut moves);
+        let Some(&mv) = moves.first() else { break };
+        game.try_play(mv).expect("a legal move");
+    }
+    let _ = G::evaluator(&options, "default").expect("every game has a default evaluator");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn config_files_are_refused_or_make_playable_games(
+        lines in prop::collection::vec((0..SECTION_KEYS.len(), 0..VALUES.len()), 1..4),
+    ) {
+        let mut text = String::new();
+        for (k, v) in lines {
+            let (section, key) = SECTION_KEYS[k];
+            text.push_str(&format!("[{section}]\n{key} = {}\n", VALUES[v]));
+        }
+        // Repeated tables are a TOML error: refused like any other.
+        if let Ok(config) = gametree::config::Config::parse(&text, "fuzz.toml") {
+            accepted_config_plays::<TicTacToe>(&config);
+            accepted_config_plays::<Gomoku>(&config);
+            accepted_config_plays::<Kalah>(&config);
+            accepted_config_plays::<Dots>(&config);
+        }
+    }
+}
