@@ -15,6 +15,8 @@ use gametree::games::gomoku::{Gomoku, GomokuOptions};
 use gametree::games::kalah::{Kalah, KalahOptions};
 use gametree::games::tictactoe::TicTacToe;
 use gametree::games::{GameOptions, Playable};
+use std::fmt::Write as _;
+
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -470,7 +472,7 @@ proptest! {
         let mut text = String::new();
         for (k, v) in lines {
             let (section, key) = SECTION_KEYS[k];
-            text.push_str(&format!("[{section}]\n{key} = {}\n", VALUES[v]));
+            let _ = writeln!(text, "[{section}]\n{key} = {}", VALUES[v]);
         }
         // Repeated tables are a TOML error: refused like any other.
         if let Ok(config) = gametree::config::Config::parse(&text, "fuzz.toml") {
