@@ -143,8 +143,8 @@ fn tree_prints_one_line_per_node() {
     assert_eq!(nodes[1]["parent"], 0);
 }
 
-#[test]
-fn play_text_mode_plays_at_the_prompt() {
+/// `gametree play tictactoe --text --seed 1` with `input` typed at the prompt: its output.
+fn play_text(input: &[u8]) -> String {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
         .args(["play", "tictactoe", "--text", "--seed", "1"])
@@ -153,15 +153,19 @@ fn play_text_mode_plays_at_the_prompt() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"zz\nb2\nhint\nundo\nquit\n")
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn play_text_mode_plays_at_the_prompt() {
+    let text = play_text(b"zz\nb2\nhint\nundo\nquit\n");
     assert!(text.contains("cannot read move `zz`"), "{text}");
     assert!(text.contains("O plays"), "{text}");
     assert!(text.contains("hint:"), "{text}");
@@ -442,24 +446,8 @@ fn json_times_have_microsecond_precision() {
 
 #[test]
 fn play_text_undo_takes_back_the_turn_and_input_may_end() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
-        .args(["play", "tictactoe", "--text", "--seed", "1"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     // No `quit`: the end of the input ends the game quietly.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"b2\nundo\nmoves\nb2\nb2\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = play_text(b"b2\nundo\nmoves\nb2\nb2\n");
     let turns: Vec<&str> = text.split("X to move> ").collect();
     assert_eq!(
         turns.len(),
