@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::score::MARGIN_UNIT;
 use crate::engine::{Evaluator, Game, Outcome, Player, Scoring};
-use crate::error::{ConfigError, ParseMoveError};
+use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 
 /// The most boxes along either side of the board.
 pub const MAX_SIDE: usize = 9;
@@ -770,6 +770,16 @@ impl Game for Dots {
             // instead of panicking.
             None => format!("edge#{mv}"),
         }
+    }
+
+    fn try_play(&mut self, mv: Edge) -> Result<DotsUndo, IllegalMove> {
+        super::try_play_explained(self, mv, |g| {
+            if g.is_drawn(mv) {
+                format!("the line {} is already drawn", g.format_move(mv))
+            } else {
+                "not a line of the board".to_string()
+            }
+        })
     }
 
     fn parse_move(&self, text: &str) -> Result<Edge, ParseMoveError> {

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::score::{MARGIN_UNIT, MAX_HEURISTIC};
 use crate::engine::{Evaluator, Game, Outcome, Player, Scoring};
-use crate::error::{ConfigError, ParseMoveError};
+use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 
 /// The most pits per side.
 pub const MAX_PITS: usize = 12;
@@ -569,6 +569,20 @@ impl Game for Kalah {
 
     fn format_move(&self, mv: Pit) -> String {
         Self::pit_letter(mv as usize).to_string()
+    }
+
+    fn try_play(&mut self, mv: Pit) -> Result<Kalah, IllegalMove> {
+        super::try_play_explained(self, mv, |g| {
+            if (mv as usize) < g.pit_count() {
+                format!(
+                    "{}'s pit {} is empty",
+                    Self::side_name(g.to_move()),
+                    g.format_move(mv)
+                )
+            } else {
+                format!("there are only {} pits per side", g.pit_count())
+            }
+        })
     }
 
     fn parse_move(&self, text: &str) -> Result<Pit, ParseMoveError> {
