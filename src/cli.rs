@@ -47,6 +47,8 @@ pub enum Command {
     Solve(SolveArgs),
     /// Counts move sequences of exactly N moves (rules check and move-generation speed).
     Perft(PerftArgs),
+    /// A fixed suite of searches: nodes, time and nodes/s per line, and a node signature.
+    Bench(BenchArgs),
     /// Engine settings play each other: standings, Elo and the pairing matrix.
     Tournament(crate::tournament::command::TournamentArgs),
     /// Chooses an evaluator's weights by tournament (e.g. `gametree tune kalah`).
@@ -206,6 +208,95 @@ impl EngineFlags {
         side.pvs &= !self.no_pvs;
         side.aspiration &= !self.no_aspiration;
     }
+}
+
+/// `gametree bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Only this game's part of the suite.
+    pub game: Option<String>,
+    /// One JSON object per line, then one with the totals and the signature.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `gametree bench [GAME]`: the fixed suite (see [`crate::bench`]).
+pub fn bench_command(args: &BenchArgs) -> Result<()> {
+    let only = args.game.as_deref().map(parse_game).transpose()?;
+    let mut out = std::io::stdout().lock();
+    let mut failed: Option<std::io::Error> = None;
+    if !args.json {
+        writeln!(
+            out,
+            "{:<10} {:<30} {:<13} {:>13} {:>10} {:>8}  value",
+            "game", "position", "search", "nodes", "ms", "M/s"
+        )?;
+    }
+    let lines = crate::bench::run(only, |line| {
+        let written = if args.json {
+            writeln!(
+                out,
+                "{}",
+                json!({
+                    "game": line.game.name(),
+                    "position": line.position,
+                    "search": line.task.to_string(),
+                    "nodes": line.nodes,
+                    "millis": micros(line.elapsed),
+                    "nodes_per_second": line.nodes_per_second().round(),
+                    "value": line.value,
+                })
+            )
+        } else {
+            writeln!(
+                out,
+                "{:<10} {:<30} {:<13} {:>13} {:>10.3} {:>8.2}  {}",
+                line.game.name(),
+                line.position,
+                line.task.to_string(),
+                group_digits(line.nodes),
+                line.elapsed.as_secs_f64() * 1000.0,
+                line.nodes_per_second() / 1e6,
+                line.value
+            )
+        };
+        if let Err(e) = written {
+            failed.get_or_insert(e);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let signature = crate::bench::signature(&lines);
+    // Perft leaves are far cheaper than search nodes: the speed total is over searches only.
+    let searches = lines
+        .iter()
+        .filter(|l| !matches!(l.task, crate::bench::Task::Perft(_)));
+    let (nodes, elapsed) = searches.fold((0, std::time::Duration::ZERO), |(n, t), l| {
+        (n + l.nodes, t + l.elapsed)
+    });
+    let nps = nodes as f64 / elapsed.as_secs_f64().max(1e-9);
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({"search_nodes": nodes, "search_millis": micros(elapsed), "nodes_per_second": nps.round(), "signature": signature})
+        )?;
+    } else {
+        writeln!(
+            out,
+            "\nsearches: {} nodes in {:.3} s, {:.2} M nodes/s\nsignature {signature}",
+            group_digits(nodes),
+            elapsed.as_secs_f64(),
+            nps / 1e6
+        )?;
+    }
+    Ok(())
+}
+
+/// Milliseconds with microsecond precision.
+fn micros(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1000.0
 }
 
 /// Which sides a human plays.
@@ -809,6 +900,7 @@ fn run_command(cli: Cli) -> Result<()> {
             let kind = parse_game(&args.game)?;
             crate::with_game!(kind, G => perft_command::<G>(&config, &args))
         }
+        Some(Command::Bench(args)) => bench_command(&args),
         Some(Command::Tournament(args)) => crate::tournament::command::tournament(&config, &args),
         Some(Command::Tune(args)) => crate::tournament::command::tune(&config, &args),
     }

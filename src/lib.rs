@@ -11,6 +11,7 @@
 //! - [`tui`]: the full-screen terminal program (setup, board, log, engine panes);
 //! - [`error`]: the library's error types.
 
+pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod engine;

@@ -69,7 +69,8 @@ fn settings(algorithm: Algorithm, depth: u32) -> SearchSettings {
     }
 }
 
-/// Full-depth alpha-beta with ordering over every legal move.
+/// Full-depth alpha-beta with ordering over every legal move; the full engine's solver (table,
+/// the game's solver rules, null-window tests) must find the same value.
 fn solve<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> SearchResult<G::Move> {
     let mut rng = SmallRng::seed_from_u64(0);
     let result = search(
@@ -85,6 +86,28 @@ fn solve<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> SearchResu
     assert_eq!(
         result.stats.leaf_evals, 0,
         "the search reached the end of every line"
+    );
+    let solver = SearchSettings {
+        solve: true,
+        tt_mb: 16,
+        threads: 1,
+        time_ms: 0,
+        ..settings(Algorithm::Full, score::MAX_PLY as u32)
+    };
+    let full = search(
+        game,
+        eval,
+        &solver,
+        &mut rng,
+        &mut NoopObserver,
+        &StopFlag::new(),
+        &mut |_| {},
+    );
+    assert!(full.completed);
+    assert_eq!(
+        score::game_value::<G>(full.value),
+        score::game_value::<G>(result.value),
+        "the full engine's solve of\n{game}"
     );
     result
 }
