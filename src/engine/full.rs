@@ -29,7 +29,7 @@ use rand::{Rng, SeedableRng};
 use super::limits::StopFlag;
 use super::ordering::{OrderingSwitches, OrderingTables, move_key};
 use super::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
-use super::search::{SearchResult, SearchSettings, search_child};
+use super::search::{Reporter, SearchResult, SearchSettings, search_child};
 use super::stats::SearchStats;
 use super::tree::{Bound, NoopObserver, SearchObserver};
 use super::tt::{Entry, TranspositionTable};
@@ -96,19 +96,33 @@ where
                 let control = &control;
                 scope.spawn(move || {
                     let mut observer = NoopObserver;
-                    let mut helper =
-                        Searcher::new(game, evaluator, settings, &mut observer, table, control);
+                    let mut helper = Searcher::new(
+                        game,
+                        (evaluator, settings),
+                        &mut observer,
+                        table,
+                        control,
+                        None,
+                    );
                     helper.helper_index = index;
                     let mut position = game.clone();
                     let mut rng = rand::rngs::SmallRng::seed_from_u64(index as u64);
-                    helper.iterate(&mut position, &mut rng, started, &mut |_| {});
+                    helper.iterate(&mut position, &mut rng, started);
                     helper.stats
                 })
             })
             .collect();
-        let mut main = Searcher::new(game, evaluator, settings, observer, table, &control);
+        let reporter = Reporter::new(progress, started);
+        let mut main = Searcher::new(
+            game,
+            (evaluator, settings),
+            observer,
+            table,
+            &control,
+            Some(reporter),
+        );
         let mut position = game.clone();
-        let mut result = main.iterate(&mut position, rng, started, progress);
+        let mut result = main.iterate(&mut position, rng, started);
         control.main_done.store(true, Ordering::Relaxed);
         for helper in helpers {
             // A helper that panicked contributed nothing; the main thread's answer stands.
@@ -171,6 +185,8 @@ struct Searcher<'a, G: Game, E, O> {
     observer: &'a mut O,
     table: Option<&'a TranspositionTable>,
     control: &'a Control<'a>,
+    /// The main thread's progress reports (helpers have none).
+    reporter: Option<Reporter<'a, G::Move>>,
     switches: OrderingSwitches,
     ordering: OrderingTables,
     stats: SearchStats,
@@ -192,11 +208,11 @@ where
 {
     fn new(
         game: &G,
-        evaluator: &'a E,
-        settings: &'a SearchSettings,
+        (evaluator, settings): (&'a E, &'a SearchSettings),
         observer: &'a mut O,
         table: Option<&'a TranspositionTable>,
         control: &'a Control<'a>,
+        reporter: Option<Reporter<'a, G::Move>>,
     ) -> Self {
         Self {
             evaluator,
@@ -204,6 +220,7 @@ where
             observer,
             table,
             control,
+            reporter,
             switches: OrderingSwitches {
                 static_eval: settings.ordering,
                 tt_move: settings.tt,
@@ -236,6 +253,9 @@ where
             || control.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.stopped = true;
+        }
+        if let Some(reporter) = &mut self.reporter {
+            reporter.tick(&self.stats);
         }
     }
 
@@ -280,7 +300,6 @@ where
         depth: u32,
         tt_move: Option<u16>,
     ) -> Vec<G::Move> {
-        self.ensure_ply(ply);
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         self.generate(game, &mut moves);
         let mut switches = self.switches;
@@ -392,7 +411,6 @@ where
         }
         self.observer
             .enter(Some(mv), depth, game.to_move(), alpha, beta);
-        self.ensure_ply(ply + 1);
         self.pv[ply].clear();
         if let Some(outcome) = game.outcome() {
             self.stats.terminals += 1;
@@ -561,7 +579,6 @@ where
         self.stats.nodes += 1;
         self.observer.begin_iteration(depth);
         self.observer.enter(None, depth, game.to_move(), low, high);
-        self.ensure_ply(1);
         let ties_on = self.settings.random_ties && self.helper_index == 0;
         let mut best = -INFINITY;
         let mut alpha = low;
@@ -639,10 +656,10 @@ where
         game: &mut G,
         rng: &mut impl Rng,
         started: Instant,
-        progress: &mut dyn FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
         self.ordering.new_search();
-        self.ensure_ply(1);
+        // Buffers for every ply the deepest iteration can reach, made once: no node checks.
+        self.ensure_ply(self.settings.depth.max(1) as usize + 2);
         if let Some(outcome) = game.outcome() {
             self.stats.nodes += 1;
             self.stats.terminals += 1;
@@ -705,12 +722,21 @@ where
                     root.insert(0, chosen);
                     sort_root(&mut root);
                     previous = value;
-                    if self.helper_index == 0 {
-                        progress(&result);
+                    if let Some(reporter) = &mut self.reporter {
+                        reporter.answer(result.clone());
                     }
                     answer = Some(result);
                     if height.is_some() {
                         // Proven: deeper iterations would return the same value.
+                        break;
+                    }
+                    if score::is_decisive(value)
+                        && (score::WIN - value.abs()) as u32 <= depth
+                        && G::SCORING == Scoring::WinLoss
+                    {
+                        // A forced win or loss found within this depth stays one at every
+                        // greater depth of the same tree (also with a candidate limit,
+                        // which the proof above does not count as proven).
                         break;
                     }
                     if let Some(limit) = self.time_limit()
@@ -746,7 +772,8 @@ where
             }
         }
         let mut result = answer.unwrap_or_else(|| {
-            // Stopped before any root move was searched: any legal move beats none.
+            // Stopped before any root move was searched: any legal move beats none. Its depth
+            // stays 0: the value means nothing.
             let first = root.first().map(|r| r.mv);
             SearchResult {
                 best: first,

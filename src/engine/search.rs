@@ -5,7 +5,7 @@
 //! (an extra turn) the child is searched with the same window and its value kept as is;
 //! otherwise the window is negated and swapped and the value negated.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -147,6 +147,60 @@ pub struct SearchResult<M> {
     pub completed: bool,
 }
 
+/// How often a running search reports its progress.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Hands a running search's progress to the caller: the best answer so far, with the
+/// counters as they are now, at most every [`PROGRESS_INTERVAL`] while the search runs, and
+/// at once when a better answer is ready (an iteration completed).
+pub(crate) struct Reporter<'p, M> {
+    sink: &'p mut dyn FnMut(&SearchResult<M>),
+    started: Instant,
+    last: Instant,
+    best: Option<SearchResult<M>>,
+}
+
+impl<'p, M: Clone> Reporter<'p, M> {
+    pub(crate) fn new(sink: &'p mut dyn FnMut(&SearchResult<M>), started: Instant) -> Self {
+        Self {
+            sink,
+            started,
+            last: started,
+            best: None,
+        }
+    }
+
+    /// Reports `result` now and keeps it as the answer shown by later reports.
+    pub(crate) fn answer(&mut self, result: SearchResult<M>) {
+        (self.sink)(&result);
+        self.best = Some(result);
+        self.last = Instant::now();
+    }
+
+    /// Reports the answer so far with `stats` as they are now, if the interval has passed.
+    /// Before any answer, the report has no move, depth 0 and only the counters.
+    pub(crate) fn tick(&mut self, stats: &SearchStats) {
+        let now = Instant::now();
+        if now.duration_since(self.last) < PROGRESS_INTERVAL {
+            return;
+        }
+        self.last = now;
+        let mut result = self.best.clone().unwrap_or(SearchResult {
+            best: None,
+            value: 0,
+            pv: Vec::new(),
+            ties: Vec::new(),
+            stats: SearchStats::default(),
+            completed: false,
+        });
+        let depth = result.stats.depth;
+        result.stats = *stats;
+        result.stats.depth = depth;
+        result.stats.elapsed = now.duration_since(self.started);
+        (self.sink)(&result);
+    }
+}
+
 /// Searches `game` with `settings`, reporting every node to `observer`.
 ///
 /// `rng` breaks exact ties among root moves when `settings.random_ties` is on. `progress`
@@ -178,18 +232,22 @@ where
         settings,
         observer,
         stop,
+        reporter: Reporter::new(progress, started),
         stats: SearchStats::default(),
         stopped: false,
         move_buffers: Vec::new(),
         order_buffers: Vec::new(),
         pv: Vec::new(),
     };
+    // Buffers for every ply, made once: the nodes never check.
+    searcher.ensure_ply(settings.depth.max(1) as usize + 2);
     let mut position = game.clone();
     let mut result = searcher.root(&mut position, rng);
+    let searched = result.completed || result.stats.depth > 0;
     result.stats = searcher.stats;
-    result.stats.depth = settings.depth.max(1);
+    result.stats.depth = if searched { settings.depth.max(1) } else { 0 };
     result.stats.elapsed = started.elapsed();
-    progress(&result);
+    searcher.reporter.answer(result.clone());
     result
 }
 
@@ -222,6 +280,7 @@ struct Searcher<'a, G: Game, E, O> {
     settings: &'a SearchSettings,
     observer: &'a mut O,
     stop: &'a StopFlag,
+    reporter: Reporter<'a, G::Move>,
     stats: SearchStats,
     stopped: bool,
     /// One move buffer per ply, reused across nodes.
@@ -251,7 +310,6 @@ where
 
     /// Fills the move buffer of `ply`, ordered best-first when ordering is on.
     fn generate(&mut self, game: &mut G, ply: usize, ordered: bool) -> Vec<G::Move> {
-        self.ensure_ply(ply);
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         if self.settings.candidates > 0 {
             game.candidate_moves(&mut moves, self.settings.candidates);
@@ -287,9 +345,13 @@ where
         moves
     }
 
+    #[inline]
     fn poll_stop(&mut self) {
-        if self.stats.nodes.is_multiple_of(STOP_CHECK_INTERVAL) && self.stop.is_raised() {
-            self.stopped = true;
+        if self.stats.nodes.is_multiple_of(STOP_CHECK_INTERVAL) {
+            if self.stop.is_raised() {
+                self.stopped = true;
+            }
+            self.reporter.tick(&self.stats);
         }
     }
 
@@ -325,7 +387,6 @@ where
         self.stats.nodes += 1;
         self.observer
             .enter(None, depth, game.to_move(), -INFINITY, INFINITY);
-        self.ensure_ply(1);
         self.pv[0].clear();
         if let Some(outcome) = game.outcome() {
             self.stats.terminals += 1;
@@ -363,6 +424,17 @@ where
                 self.update_pv(0, mv);
                 ties.clear();
                 ties.push((mv, self.pv[0].clone()));
+                // The best root move so far, for a caller watching the search.
+                let mut stats = self.stats;
+                stats.depth = depth;
+                self.reporter.answer(SearchResult {
+                    best: Some(mv),
+                    value,
+                    pv: self.pv[0].clone(),
+                    ties: vec![mv],
+                    stats,
+                    completed: false,
+                });
             } else if value == best && (!prune || self.settings.random_ties) {
                 self.update_pv(0, mv);
                 ties.push((mv, self.pv[0].clone()));
@@ -371,7 +443,8 @@ where
         self.move_buffers[0] = moves;
         let completed = !self.stopped;
         if ties.is_empty() {
-            // Stopped before the first root move finished: any legal move beats none.
+            // Stopped before the first root move finished: any legal move beats none. Its
+            // depth stays 0: the value means nothing.
             let first = self.move_buffers[0].first().copied();
             self.observer.leave(0, Bound::Exact, 0);
             return SearchResult {
@@ -395,7 +468,11 @@ where
             value: best,
             pv,
             ties: ties.into_iter().map(|(mv, _)| mv).collect(),
-            stats: SearchStats::default(),
+            // A nonzero depth: at least one root move was searched, so the value holds.
+            stats: SearchStats {
+                depth,
+                ..SearchStats::default()
+            },
             completed,
         }
     }
@@ -423,7 +500,6 @@ where
             (-INFINITY, INFINITY)
         };
         self.observer.enter(mv, depth, game.to_move(), alpha, beta);
-        self.ensure_ply(ply + 1);
         self.pv[ply].clear();
         if let Some(outcome) = game.outcome() {
             self.stats.terminals += 1;

@@ -198,6 +198,10 @@ pub struct Dots {
     sides: [u8; MAX_BOXES],
     /// Boxes won, per [`Player::index`].
     boxes: [u128; 2],
+    /// How many boxes each player has won (the popcounts of `boxes`, kept for speed).
+    won: [u8; 2],
+    /// How many boxes have exactly three sides drawn (capturable now).
+    three_sided: u8,
     to_move: Player,
     last_move: Option<Edge>,
     /// The hash of the lines under each symmetry (see [`Dots::hash_of`]).
@@ -230,6 +234,8 @@ impl Dots {
             drawn: [0; WORDS],
             sides: [0; MAX_BOXES],
             boxes: [0; 2],
+            won: [0; 2],
+            three_sided: 0,
             to_move: Player::First,
             last_move: None,
             hashes: [0; SYMMETRIES],
@@ -291,7 +297,7 @@ impl Dots {
 
     /// Boxes `player` has won.
     pub fn score(&self, player: Player) -> u32 {
-        self.boxes[player.index()].count_ones()
+        u32::from(self.won[player.index()])
     }
 
     /// Who won box (`row`, `col`) (row 0 at the bottom), or `None` if nobody has yet or the
@@ -444,6 +450,9 @@ impl Dots {
 
     /// The line completing a box that can be taken for free (see [`Game::solver_moves`]).
     fn free_capture(&self) -> Option<Edge> {
+        if self.three_sided == 0 {
+            return None;
+        }
         for b in 0..self.rows() * self.cols() {
             if self.sides[b] != 3 {
                 continue;
@@ -651,9 +660,15 @@ impl Game for Dots {
             if b != NO_BOX {
                 let sides = &mut self.sides[b as usize];
                 *sides += 1;
-                if *sides == 4 {
-                    self.boxes[mover.index()] |= 1 << b;
-                    completed = true;
+                match *sides {
+                    3 => self.three_sided += 1,
+                    4 => {
+                        self.three_sided -= 1;
+                        self.boxes[mover.index()] |= 1 << b;
+                        self.won[mover.index()] += 1;
+                        completed = true;
+                    }
+                    _ => {}
                 }
             }
         }
@@ -671,9 +686,15 @@ impl Game for Dots {
         for b in self.neighbours[e] {
             if b != NO_BOX {
                 let sides = &mut self.sides[b as usize];
-                // A complete box beside the line was completed by it: its fourth side.
-                if *sides == 4 {
-                    self.boxes[undo.mover.index()] &= !(1 << b);
+                match *sides {
+                    // A complete box beside the line was completed by it: its fourth side.
+                    4 => {
+                        self.boxes[undo.mover.index()] &= !(1 << b);
+                        self.won[undo.mover.index()] -= 1;
+                        self.three_sided += 1;
+                    }
+                    3 => self.three_sided -= 1,
+                    _ => {}
                 }
                 *sides -= 1;
             }
@@ -711,7 +732,7 @@ impl Game for Dots {
 
     #[inline]
     fn unbanked(&self) -> Option<i32> {
-        let owned = (self.boxes[0] | self.boxes[1]).count_ones() as usize;
+        let owned = usize::from(self.won[0] + self.won[1]);
         Some((self.rows() * self.cols() - owned) as i32)
     }
 
@@ -995,6 +1016,61 @@ impl Playable for Dots {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_counts_match_the_boxes_through_play_and_undo() {
+        let check = |g: &Dots| {
+            let boxes = g.rows() * g.cols();
+            assert_eq!(u32::from(g.won[0]), g.boxes[0].count_ones());
+            assert_eq!(u32::from(g.won[1]), g.boxes[1].count_ones());
+            let three = g.sides[..boxes]
+                .iter()
+                .filter(|&&s| s == 3)
+                .map(|_| 1)
+                .sum::<usize>();
+            assert_eq!(usize::from(g.three_sided), three);
+        };
+        let mut seed = 17u64;
+        for (rows, cols) in [(1, 1), (2, 3), (3, 3), (4, 2)] {
+            let mut g = Dots::new(rows, cols);
+            let mut played = Vec::new();
+            let mut moves = Vec::new();
+            loop {
+                g.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = crate::games::splitmix64(seed);
+                let mv = moves[seed as usize % moves.len()];
+                played.push((mv, g.play(mv)));
+                check(&g);
+                // Every symmetric image's hash is the one computed from nothing.
+                assert_eq!(g.hash(), g.hash_from_scratch());
+            }
+            while let Some((mv, undo)) = played.pop() {
+                g.undo(mv, undo);
+                check(&g);
+            }
+            assert_eq!(g, Dots::new(rows, cols));
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_hash_alike() {
+        // a1-b1 on the bottom edge and its images under the square's symmetries.
+        let mut hashes = Vec::new();
+        for line in [
+            "a1-b1", "c1-d1", "a4-b4", "a1-a2", "d3-d4", "a3-a4", "d1-d2",
+        ] {
+            let mut g = Dots::new(3, 3);
+            g.play_line(line).unwrap();
+            hashes.push(g.hash());
+        }
+        assert!(hashes.iter().all(|&h| h == hashes[0]), "{hashes:x?}");
+        let mut inner = Dots::new(3, 3);
+        inner.play_line("b2-c2").unwrap();
+        assert_ne!(inner.hash(), hashes[0]);
+    }
 
     #[test]
     fn edge_geometry_round_trips_on_every_size() {

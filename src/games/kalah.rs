@@ -20,14 +20,59 @@ pub const MAX_TOTAL_STONES: u16 = 2 * MAX_PITS as u16 * MAX_STONES;
 
 /// Holes around the board: each side's pits followed by that side's store.
 const RING: usize = 2 * MAX_PITS + 2;
-/// Zobrist keys per hole: one for every possible stone count (0..=480), rounded up to a
-/// power of two so that a key's index is a shift and an or.
-const COUNT_BITS: u32 = 9;
-const _: () = assert!(MAX_TOTAL_STONES < 1 << COUNT_BITS);
-/// Key `hole << COUNT_BITS | count` for `count` stones in ring hole `hole` (stores get keys
-/// too, but the hash never keeps them), and the last key for "North to move".
-static KEYS: [u64; (RING << COUNT_BITS) + 1] = zobrist_keys(3);
-const SIDE_KEY: usize = RING << COUNT_BITS;
+
+/// Hash keys of the pits: `BASE[side][i]` for side `side`'s pit `i`. The hash is linear,
+/// `sum of stones x key` over the pits (wrapping), so that a sowing, which adds a stone to a
+/// run of holes, updates it from prefix sums in constant time. Odd keys keep every stone
+/// count apart. Stores are not hashed (see [`Game::banked`]).
+static BASE: [[u64; MAX_PITS]; 2] = {
+    let keys: [u64; 2 * MAX_PITS] = zobrist_keys(3);
+    let mut base = [[0; MAX_PITS]; 2];
+    let mut i = 0;
+    while i < MAX_PITS {
+        base[0][i] = keys[i] | 1;
+        base[1][i] = keys[MAX_PITS + i] | 1;
+        i += 1;
+    }
+    base
+};
+
+/// The two views of a position's hash: view 0 as it stands, view 1 with the sides' roles
+/// swapped. [`Game::hash`] is the view of the side to move, so a position and its mirror
+/// image with the other side to move (the same game from the mover's seat) hash alike and
+/// share a transposition-table entry. No key for the side to move is needed.
+const VIEWS: usize = 2;
+
+/// Per board size, mover and view: prefix sums of the keys along the mover's sowing cycle
+/// (its pits, its store, the opponent's pits), `CYCLE_KEYS[n][mover][view][step]` being the
+/// sum over the first `step` holes of the cycle.
+type CycleKeys = [[[u64; RING]; VIEWS]; 2];
+
+static CYCLE_KEYS: std::sync::LazyLock<Vec<CycleKeys>> = std::sync::LazyLock::new(|| {
+    (0..=MAX_PITS)
+        .map(|n| {
+            let mut table = [[[0; RING]; VIEWS]; 2];
+            for (mover, views) in table.iter_mut().enumerate() {
+                for (view, prefix) in views.iter_mut().enumerate() {
+                    let mut sum = 0u64;
+                    for step in 0..=(2 * n) {
+                        prefix[step] = sum;
+                        let key = match step.cmp(&n) {
+                            std::cmp::Ordering::Less => BASE[mover ^ view][step],
+                            std::cmp::Ordering::Equal => 0,
+                            std::cmp::Ordering::Greater => BASE[mover ^ 1 ^ view][step - n - 1],
+                        };
+                        sum = sum.wrapping_add(key);
+                    }
+                    if n > 0 {
+                        prefix[2 * n + 1] = sum;
+                    }
+                }
+            }
+            table
+        })
+        .collect()
+});
 
 /// A move: the index of the pit to sow, counted from the mover's left (0 = pit `a`). The
 /// same index means a different pit for each side, as in the notation.
@@ -67,8 +112,10 @@ pub struct MoveEffect {
 /// South's store, North's pits `a`.. from North's left, North's store. Each side's pit `i`
 /// faces the other side's pit `pits - 1 - i`.
 ///
-/// The hash covers the pits and the side to move, not the stores (see [`Game::banked`]).
-/// Once the game is over every pit is empty: the end sweep has moved every stone to a store.
+/// The hash covers the pits seen from the side to move, not the stores (see
+/// [`Game::banked`]): a position and its mirror image (rows swapped, the other side to
+/// move) hash alike. Once the game is over every pit is empty: the end sweep has moved
+/// every stone to a store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kalah {
     /// Stone counts around the ring: South's pits `0..pits`, South's store at `pits`,
@@ -78,12 +125,10 @@ pub struct Kalah {
     to_move: Player,
     empty_capture: bool,
     over: bool,
-    hash: u64,
-}
-
-#[inline]
-fn key(hole: usize, count: u16) -> u64 {
-    KEYS[hole << COUNT_BITS | count as usize]
+    /// The hash in each view (see [`VIEWS`]).
+    hashes: [u64; VIEWS],
+    /// This board size's [`CYCLE_KEYS`].
+    cycle_keys: &'static CycleKeys,
 }
 
 impl Kalah {
@@ -96,7 +141,7 @@ impl Kalah {
         let mut game = Self::empty(n);
         game.ring[..n].copy_from_slice(&row[..n]);
         game.ring[n + 1..=2 * n].copy_from_slice(&row[..n]);
-        game.hash = game.hash_from_scratch();
+        game.hashes = game.hashes_from_scratch();
         game
     }
 
@@ -114,7 +159,8 @@ impl Kalah {
             to_move: Player::First,
             empty_capture: false,
             over: false,
-            hash: 0,
+            hashes: [0; VIEWS],
+            cycle_keys: &CYCLE_KEYS[n],
         }
     }
 
@@ -155,7 +201,7 @@ impl Kalah {
         game.ring[2 * n + 1] = stores[1];
         game.to_move = to_move;
         game.empty_capture = empty_capture;
-        game.hash = game.hash_from_scratch();
+        game.hashes = game.hashes_from_scratch();
         if game.side_is_empty(Player::First) || game.side_is_empty(Player::Second) {
             game.sweep();
         }
@@ -314,11 +360,41 @@ impl Kalah {
             .all(|&c| c == 0)
     }
 
-    /// Sets a pit's count, keeping the hash.
+    /// The key of ring hole `hole` (a pit) in view `view`.
     #[inline]
-    fn set_pit(&mut self, hole: usize, count: u16) {
-        self.hash ^= key(hole, self.ring[hole]) ^ key(hole, count);
-        self.ring[hole] = count;
+    fn pit_key(&self, hole: usize, view: usize) -> u64 {
+        let n = self.pit_count();
+        let (side, i) = if hole < n {
+            (0, hole)
+        } else {
+            (1, hole - n - 1)
+        };
+        BASE[side ^ view][i]
+    }
+
+    /// The hash of the stones in the pits, in both views, computed from nothing.
+    fn hashes_from_scratch(&self) -> [u64; VIEWS] {
+        let n = self.pit_count();
+        let mut hashes = [0u64; VIEWS];
+        for (view, h) in hashes.iter_mut().enumerate() {
+            for hole in (0..n).chain(n + 1..=2 * n) {
+                *h = h.wrapping_add(
+                    u64::from(self.ring[hole]).wrapping_mul(self.pit_key(hole, view)),
+                );
+            }
+        }
+        hashes
+    }
+
+    /// Empties pit `hole`, keeping the hash.
+    #[inline]
+    fn empty_pit(&mut self, hole: usize) {
+        let stones = u64::from(self.ring[hole]);
+        for view in 0..VIEWS {
+            let key = self.pit_key(hole, view);
+            self.hashes[view] = self.hashes[view].wrapping_sub(stones.wrapping_mul(key));
+        }
+        self.ring[hole] = 0;
     }
 
     /// Every stone left in a pit goes to its owner's store; the game is over.
@@ -328,10 +404,12 @@ impl Kalah {
             let mut swept = 0;
             for hole in start..start + self.pit_count() {
                 swept += self.ring[hole];
-                self.set_pit(hole, 0);
+                self.ring[hole] = 0;
             }
             self.ring[self.store_hole(side)] += swept;
         }
+        // Every pit is empty: the hash of nothing.
+        self.hashes = [0; VIEWS];
         self.over = true;
     }
 
@@ -350,16 +428,22 @@ impl Kalah {
         let own_store = own_first + n;
         let start = own_first + mv as usize;
         let stones = self.ring[start];
-        let old_store = self.ring[own_store];
-        let mut hash = self.hash ^ key(start, stones) ^ key(start, 0);
         self.ring[start] = 0;
         // A long sowing drops `laps` stones into every hole of the cycle (the emptied origin
-        // included) and one more into the first `rest`: each hole is touched once.
+        // included) and one more into the `rest` holes after the origin.
         let laps = stones / cycle as u16;
         let rest = (stones % cycle as u16) as usize;
-        let touched = if laps > 0 { cycle } else { rest };
+        if laps > 0 {
+            for step in 0..cycle {
+                let mut hole = own_first + step;
+                if hole >= len {
+                    hole -= len;
+                }
+                self.ring[hole] += laps;
+            }
+        }
         let mut step = mv as usize;
-        for k in 0..touched {
+        for _ in 0..rest {
             step += 1;
             if step == cycle {
                 step = 0;
@@ -368,20 +452,32 @@ impl Kalah {
             if hole >= len {
                 hole -= len;
             }
-            let old = self.ring[hole];
-            let new = old + laps + u16::from(k < rest);
-            self.ring[hole] = new;
-            hash ^= key(hole, old) ^ key(hole, new);
+            self.ring[hole] += 1;
         }
-        // The store was hashed like a pit above; stores are not part of the hash.
-        hash ^= key(own_store, old_store) ^ key(own_store, self.ring[own_store]);
+        // The hash moves by the same amounts: minus the origin's stones, plus `laps` times
+        // every key of the cycle, plus the keys of the `rest` steps after the origin.
+        let first = mv as usize + 1;
+        let last = mv as usize + rest; // inclusive; may pass the end of the cycle
+        for view in 0..VIEWS {
+            let prefix = &self.cycle_keys[me.index()][view];
+            let run = if last < cycle {
+                prefix[last + 1].wrapping_sub(prefix[first])
+            } else {
+                prefix[cycle]
+                    .wrapping_sub(prefix[first.min(cycle)])
+                    .wrapping_add(prefix[last + 1 - cycle])
+            };
+            self.hashes[view] = self.hashes[view]
+                .wrapping_sub(u64::from(stones).wrapping_mul(self.pit_key(start, view)))
+                .wrapping_add(u64::from(laps).wrapping_mul(prefix[cycle]))
+                .wrapping_add(run);
+        }
         let last_step = (mv as usize + stones as usize) % cycle;
         let mut hole = own_first + last_step;
         if hole >= len {
             hole -= len;
         }
         let landing = self.cycle_hole(last_step);
-        self.hash = hash;
         let extra_turn = hole == own_store;
         let mut captured = 0;
         if !extra_turn && (own_first..own_store).contains(&hole) && self.ring[hole] == 1 {
@@ -389,15 +485,14 @@ impl Kalah {
             let facing = 2 * n - hole;
             let prize = self.ring[facing];
             if prize > 0 || self.empty_capture {
-                self.set_pit(hole, 0);
-                self.set_pit(facing, 0);
+                self.empty_pit(hole);
+                self.empty_pit(facing);
                 captured = prize + 1;
                 self.ring[own_store] += captured;
             }
         }
         if !extra_turn {
             self.to_move = me.other();
-            self.hash ^= KEYS[SIDE_KEY];
         }
         let ends_game = self.side_is_empty(Player::First) || self.side_is_empty(Player::Second);
         if ends_game {
@@ -499,19 +594,11 @@ impl Game for Kalah {
 
     #[inline]
     fn hash(&self) -> u64 {
-        self.hash
+        self.hashes[self.to_move.index()]
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let n = self.pit_count();
-        let mut h = 0;
-        for hole in (0..n).chain(n + 1..=2 * n) {
-            h ^= key(hole, self.ring[hole]);
-        }
-        if self.to_move == Player::Second {
-            h ^= KEYS[SIDE_KEY];
-        }
-        h
+        self.hashes_from_scratch()[self.to_move.index()]
     }
 
     #[inline]
