@@ -7,7 +7,7 @@ use rand::rngs::SmallRng;
 use crate::config::SideConfig;
 use crate::engine::limits::StopFlag;
 use crate::engine::search::{SearchResult, SearchSettings, search};
-use crate::engine::tree::{NoopObserver, SearchTree, TreeRecorder};
+use crate::engine::tree::{NoopObserver, SearchObserver, SearchTree, TreeRecorder};
 use crate::error::ConfigError;
 use crate::games::{Playable, evaluator_for};
 
@@ -60,6 +60,26 @@ impl<G: Playable> EnginePlayer<G> {
             &self.settings,
             &mut self.rng,
             &mut NoopObserver,
+            stop,
+            progress,
+        )
+    }
+
+    /// Searches `game` reporting every node to `observer` (a recorder, or one wrapping it),
+    /// with progress as [`EnginePlayer::think`] has it.
+    pub fn think_observed<O: SearchObserver<G::Move>>(
+        &mut self,
+        game: &G,
+        observer: &mut O,
+        stop: &StopFlag,
+        progress: &mut dyn FnMut(&SearchResult<G::Move>),
+    ) -> SearchResult<G::Move> {
+        search(
+            game,
+            &self.evaluator,
+            &self.settings,
+            &mut self.rng,
+            observer,
             stop,
             progress,
         )

@@ -465,9 +465,17 @@ fn focus_cycles_with_tab_and_follows_clicks() {
     assert_eq!(order, [Pane::Moves, Pane::Engine, Pane::Tree, Pane::Board]);
     feed(&mut app, vec![key(KeyCode::BackTab)]);
     assert_eq!(app.view.focus, Pane::Tree);
+    // The focused tree pane grows; at 80x24 the engine pane gives it its place.
+    let Areas::Panes(zoomed) = app.areas() else {
+        panic!()
+    };
+    assert_eq!(zoomed.engine.height, 0);
+    feed(&mut app, vec![click(zoomed.moves.as_position())]);
+    assert_eq!(app.view.focus, Pane::Moves);
     let Areas::Panes(areas) = app.areas() else {
         panic!()
     };
+    assert!(areas.engine.height > 0, "back when the tree lets go");
     feed(&mut app, vec![click(areas.engine.as_position())]);
     assert_eq!(app.view.focus, Pane::Engine);
     // The focused pane has the highlighted border.
@@ -487,14 +495,20 @@ fn help_overlay_lists_keys_and_mouse_and_closes() {
     let mut app = new_app::<TicTacToe>(&config(true, false));
     feed(&mut app, vec![ch('?')]);
     let text = screen(&render(&mut app, 80, 24));
-    for needle in [
-        "Help",
-        "undo your turn",
-        "Mouse",
-        "wheel over Moves",
-        "Branching",
-    ] {
+    for needle in ["Help", "undo your turn", "Search tree"] {
         assert!(text.contains(needle), "{needle} missing:\n{text}");
+    }
+    // At 80x24 it scrolls to its end; on a tall terminal it shows every line at once.
+    assert!(!text.contains("Branching"), "{text}");
+    feed(&mut app, vec![key(KeyCode::PageDown); 5]);
+    let text = screen(&render(&mut app, 80, 24));
+    for needle in ["Mouse", "wheel over Moves", "click a tree row", "Branching"] {
+        assert!(text.contains(needle), "{needle} missing:\n{text}");
+    }
+    feed(&mut app, vec![key(KeyCode::Up); 100]);
+    let tall = screen(&render(&mut app, 120, 60));
+    for needle in ["undo your turn", "principal variation", "Branching"] {
+        assert!(tall.contains(needle), "{needle} missing:\n{tall}");
     }
     // Keys other than close do nothing while it is open.
     feed(&mut app, vec![key(KeyCode::Enter)]);

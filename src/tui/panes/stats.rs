@@ -76,6 +76,8 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
     let who = match purpose {
         Purpose::Move => format!("{} engine", G::side_name(side)),
         Purpose::Hint => format!("hint for {}", G::side_name(side)),
+        Purpose::Tree => format!("tree search for {}", G::side_name(side)),
+        Purpose::Compare => format!("comparison for {}", G::side_name(side)),
     };
     let mut head = vec![
         Span::styled(who, theme.player(side)),
