@@ -351,7 +351,10 @@ impl<G: Playable> TreeBrowser<G> {
     /// The layout of the pane's inside `inner` (drawing and mouse hits share it).
     pub fn parts(&self, inner: Rect) -> TreeParts {
         let header = self.header(inner.width).len() as u16;
-        let notice = u16::from(self.shown().and_then(Recorded::notice).is_some());
+        let notice = self
+            .shown()
+            .and_then(Recorded::notice)
+            .map_or(0, |n| wrap(&n, inner.width).len().min(2)) as u16;
         let footer = self.shown().map_or(0, |r| {
             wrap(&r.explanation(), inner.width).len().min(FOOTER_MAX)
         }) as u16;

@@ -330,7 +330,7 @@ mod tests {
     use crate::engine::Player;
     use crate::engine::tree::{Bound, TreeNode};
 
-    /// A tree from (parent, on_pv) pairs in depth-first order; node 0 is the root.
+    /// A tree from (parent, `on_pv`) pairs in depth-first order; node 0 is the root.
     fn tree(shape: &[(Option<u32>, bool)]) -> SearchTree<u8> {
         let mut nodes: Vec<TreeNode<u8>> = shape
             .iter()

@@ -171,10 +171,11 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         return;
     };
     if let Some(notice) = rec.notice() {
-        frame.render_widget(
-            Paragraph::new(Line::styled(notice, theme.error)),
-            parts.notice,
-        );
+        let lines: Vec<Line> = wrap(&notice, parts.notice.width)
+            .into_iter()
+            .map(|l| Line::styled(l, theme.error))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), parts.notice);
     }
     let height = usize::from(parts.list.height);
     let offset = rec.view.offset(height);
