@@ -47,22 +47,15 @@ impl<G: Playable> EnginePlayer<G> {
         })
     }
 
-    /// Searches `game` and returns the engine's choice.
+    /// Searches `game` and returns the engine's choice (recording nothing: the no-op
+    /// observer compiles away).
     pub fn think(
         &mut self,
         game: &G,
         stop: &StopFlag,
         progress: &mut dyn FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
-        search(
-            game,
-            &self.evaluator,
-            &self.settings,
-            &mut self.rng,
-            &mut NoopObserver,
-            stop,
-            progress,
-        )
+        self.think_observed(game, &mut NoopObserver, stop, progress)
     }
 
     /// Searches `game` reporting every node to `observer` (a recorder, or one wrapping it),
@@ -93,15 +86,7 @@ impl<G: Playable> EnginePlayer<G> {
         stop: &StopFlag,
     ) -> (SearchResult<G::Move>, SearchTree<G::Move>) {
         let mut recorder = TreeRecorder::new(max_nodes);
-        let result = search(
-            game,
-            &self.evaluator,
-            &self.settings,
-            &mut self.rng,
-            &mut recorder,
-            stop,
-            &mut |_| {},
-        );
+        let result = self.think_observed(game, &mut recorder, stop, &mut |_| {});
         let mut tree = recorder.finish();
         tree.mark_pv(&result.pv);
         (result, tree)

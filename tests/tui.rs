@@ -2074,15 +2074,29 @@ fn feed_comparison(app: &mut App<TicTacToe>, answers: &[(u8, i32, u64, Vec<u8>, 
     feed(app, vec![Event::Engine(Report::Finished { id, result })]);
 }
 
-#[test]
-fn a_comparison_that_disagrees_or_gave_up_says_so_precisely() {
+/// The verdict of a comparison whose first search (minimax) answers `minimax` and every
+/// other answers `others`: (best, value, nodes, ties, gave up).
+fn verdict_of(
+    minimax: (u8, i32, u64, Vec<u8>, bool),
+    others: &(u8, i32, u64, Vec<u8>, bool),
+) -> (App<TicTacToe>, String, bool) {
     let n = comparison(&SearchSettings::default()).len();
-    // Values differ: a bug, said in red.
     let mut app = new_app::<TicTacToe>(&config(true, true));
-    let mut answers = vec![(ttt("a1"), 0, 900, vec![ttt("a1"), ttt("b2")], false)];
-    answers.extend((1..n).map(|i| (ttt("b2"), i32::from(i == 1), 100, vec![ttt("b2")], false)));
+    let mut answers = vec![minimax];
+    answers.extend((1..n).map(|_| others.clone()));
     feed_comparison(&mut app, &answers);
     let (verdict, agree) = app.trees.verdict().unwrap();
+    (app, verdict, agree)
+}
+
+#[test]
+fn a_comparison_that_disagrees_or_gave_up_says_so_precisely() {
+    let c3 = (ttt("c3"), 0, 100, vec![ttt("c3")], false);
+    // Values differ: a bug, said in red.
+    let (mut app, verdict, agree) = verdict_of(
+        (ttt("a1"), 0, 900, vec![ttt("a1")], false),
+        &(ttt("b2"), 1, 100, vec![ttt("b2")], false),
+    );
     assert!(!agree);
     assert!(
         verdict.contains("the values DISAGREE: minimax +0, alphabeta unordered +1"),
@@ -2093,41 +2107,38 @@ fn a_comparison_that_disagrees_or_gave_up_says_so_precisely() {
     assert_eq!(buf[at].fg, app.theme.error.fg.unwrap());
     assert!(app.view.message.as_ref().unwrap().is_error);
     // Same value, different moves, each one of minimax's ties: said as ties.
-    let mut app = new_app::<TicTacToe>(&config(true, true));
     let ties = vec![ttt("a1"), ttt("b2"), ttt("c3")];
-    let mut answers = vec![(ttt("a1"), 0, 900, ties.clone(), false)];
-    answers.extend((1..n).map(|_| (ttt("c3"), 0, 100, vec![ttt("c3")], false)));
-    feed_comparison(&mut app, &answers);
-    let (verdict, agree) = app.trees.verdict().unwrap();
+    let (_, verdict, agree) = verdict_of((ttt("a1"), 0, 900, ties, false), &c3);
     assert!(agree);
     assert!(
-        verdict.contains("the values agree (+0); the moves differ (a1, c3) but each is one of the 3 moves minimax rates +0"),
+        verdict.contains(
+            "the values agree (+0); the moves differ (a1, c3) but each is one of the 3 moves \
+             minimax rates +0"
+        ),
         "{verdict}"
     );
     // A move minimax rates lower is a disagreement even with equal values.
-    let mut app = new_app::<TicTacToe>(&config(true, true));
-    let mut answers = vec![(ttt("a1"), 0, 900, vec![ttt("a1")], false)];
-    answers.extend((1..n).map(|_| (ttt("c3"), 0, 100, vec![ttt("c3")], false)));
-    feed_comparison(&mut app, &answers);
-    let (verdict, agree) = app.trees.verdict().unwrap();
+    let (_, verdict, agree) = verdict_of((ttt("a1"), 0, 900, vec![ttt("a1")], false), &c3);
     assert!(!agree);
     assert!(
         verdict.contains("chose c3, which minimax rates lower"),
         "{verdict}"
     );
     // Minimax over its budget: no reference, and the pane says it gave up.
-    let mut app = new_app::<TicTacToe>(&config(true, true));
-    let mut answers = vec![(ttt("a1"), 0, 3_000_001, vec![ttt("a1")], true)];
-    answers.extend((1..n).map(|_| (ttt("c3"), 0, 100, vec![ttt("c3")], false)));
-    feed_comparison(&mut app, &answers);
-    let (verdict, agree) = app.trees.verdict().unwrap();
+    let (mut app, verdict, agree) =
+        verdict_of((ttt("a1"), 0, 3_000_001, vec![ttt("a1")], true), &c3);
     assert!(agree);
     assert!(
-        verdict.contains("(minimax gave up after 3,000,001 nodes: not compared)"),
+        verdict.contains(
+            "the others all choose c3 with value +0; minimax gave up after 3,000,001 nodes"
+        ),
         "{verdict}"
     );
     let text = screen(&render(&mut app, 160, 50));
-    assert!(text.contains("gave up after 3,000,001 nodes"), "{text}");
+    assert!(
+        text.contains("gave up after 3,000,001 nodes (the minimax budget); 1 recorded"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -646,7 +646,11 @@ impl<G: HasBoard> App<G> {
             {
                 self.cancel(fx);
             }
-            self.set_info("Paused: Space or p resumes, . plays one move");
+            self.set_info(if self.view.focus == Pane::Tree {
+                "Paused: Space resumes, . plays one move"
+            } else {
+                "Paused: Space or p resumes, . plays one move"
+            });
         }
     }
 

@@ -11,10 +11,11 @@ use super::action::TreeAction;
 use super::boards::PathMove;
 use super::layout::{self, TreeParts};
 use super::tree_view::TreeViewState;
-use crate::engine::score::{self, INFINITY};
+use crate::engine::score;
 use crate::engine::search::{Algorithm, SearchResult, SearchSettings};
 use crate::engine::stats::group_digits;
 use crate::engine::tree::{Bound, SearchTree, TreeNode};
+pub use crate::export::bound_text;
 use crate::games::Playable;
 
 /// One recorded search and how it is being browsed.
@@ -73,8 +74,9 @@ impl<G: Playable> Recorded<G> {
     pub fn notice(&self) -> Option<String> {
         if self.gave_up {
             return Some(format!(
-                "gave up after {} nodes (the minimax budget); the tree is partial",
-                group_digits(self.result.stats.nodes)
+                "gave up after {} nodes (the minimax budget); {} recorded",
+                group_digits(self.result.stats.nodes),
+                group_digits(self.tree.nodes.len() as u64)
             ));
         }
         if self.tree.truncated {
@@ -373,17 +375,6 @@ pub fn row_indent(level: u16, width: u16) -> u16 {
     level.saturating_mul(2).min(width / 2)
 }
 
-/// A window bound as text: `-inf` and `+inf` for the open ends, else a score.
-pub fn bound_text<G: Playable>(v: i32) -> String {
-    if v >= INFINITY {
-        "+inf".to_string()
-    } else if v <= -INFINITY {
-        "-inf".to_string()
-    } else {
-        score::format::<G>(v)
-    }
-}
-
 /// The name of a bound kind, as rows show it.
 pub fn bound_name(bound: Bound) -> &'static str {
     match bound {
@@ -427,6 +418,13 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
         return format!(
             "from the transposition table: {} value {value}, not searched again",
             bound_name(node.bound)
+        );
+    }
+    if node.parent.is_none() && !rec.result.completed {
+        return format!(
+            "root: {} to move; the search stopped early: best so far {}, value {value}",
+            G::side_name(rec.root.to_move()),
+            best_text(rec)
         );
     }
     if node.parent.is_none() {
@@ -486,7 +484,7 @@ pub fn verdict<G: Playable>(trees: &[Recorded<G>]) -> Option<(String, bool)> {
     let first = judged.first()?;
     let gave_up = trees.iter().find(|r| r.gave_up).map(|r| {
         format!(
-            " ({} gave up after {} nodes: not compared)",
+            "; {} gave up after {} nodes, so there is no reference to check against",
             r.label,
             group_digits(r.result.stats.nodes)
         )
@@ -509,13 +507,13 @@ pub fn verdict<G: Playable>(trees: &[Recorded<G>]) -> Option<(String, bool)> {
         }
     }
     let names: Vec<String> = moves.iter().map(|&m| first.root.format_move(m)).collect();
+    let what = match (judged.len(), gave_up.is_some()) {
+        (1, _) => "it chooses",
+        (_, true) => "the others all choose",
+        (_, false) => "all choose",
+    };
     let tail = gave_up.unwrap_or_default();
     if moves.len() <= 1 {
-        let what = if judged.len() > 1 {
-            "all choose"
-        } else {
-            "it chooses"
-        };
         return Some((
             format!(
                 "{what} {} with value {value_text}{tail}",
