@@ -2296,3 +2296,79 @@ fn every_game_previews_the_selected_line_with_numbered_moves() {
     preview_numbers_the_line::<Dots>(&tree_config(3), "a1-b1");
     preview_numbers_the_line::<Gomoku>(&tree_config(3), "h8 h9");
 }
+
+#[test]
+fn a_stopped_comparison_keeps_what_finished_and_gives_no_verdict() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    let fx = feed(&mut app, vec![ch('v')]);
+    let id = search_id(&fx, Purpose::Compare);
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(text.contains("searching..."), "{text}");
+    let (result, tree) = fake(ttt("b2"), 0, 500, vec![ttt("b2")]);
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Compared {
+            id,
+            index: 0,
+            result,
+            tree,
+            gave_up: false,
+        })],
+    );
+    // Esc stops it; the worker still answers with Finished.
+    let fx = feed(&mut app, vec![key(KeyCode::Esc)]);
+    assert!(fx.contains(&Effect::Stop));
+    let (result, _) = fake(ttt("b2"), 0, 1, vec![]);
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Finished { id, result })],
+    );
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(text.contains("500 nodes"), "{text}");
+    assert!(text.contains("not searched (stopped)"), "{text}");
+    assert!(
+        text.contains("stopped before every search ended: no verdict"),
+        "{text}"
+    );
+    assert!(
+        app.trees.shown().is_some(),
+        "the finished tree can be browsed"
+    );
+}
+
+#[test]
+fn transposition_table_hits_are_marked_and_explained() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    let id = search_id(&feed(&mut app, vec![ch('t')]), Purpose::Tree);
+    let (result, mut tree) = fake(ttt("b2"), 0, 2, vec![ttt("b2")]);
+    let mut child = tree.nodes[0].clone();
+    child.parent = Some(0);
+    child.mv = Some(ttt("b2"));
+    child.depth = 1;
+    child.to_move = Player::Second;
+    child.bound = Bound::Lower;
+    child.tt_hit = true;
+    tree.nodes.push(child);
+    tree.nodes[0].children.push(1);
+    feed(
+        &mut app,
+        vec![
+            Event::Engine(Report::Recorded { id, tree }),
+            Event::Engine(Report::Finished { id, result }),
+        ],
+    );
+    feed(&mut app, vec![key(KeyCode::Down)]);
+    let buf = render(&mut app, 120, 40);
+    let text = tree_words(&app, &buf);
+    assert!(text.contains("b2 +0 [-inf, +inf] lower TT"), "{text}");
+    assert!(
+        text.contains(
+            "O to move · from the transposition table: lower value +0, not searched again"
+        ),
+        "{text}"
+    );
+    // Once a move is played the tree belongs to another position, and says so.
+    play_line(&mut app, "b2");
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(text.contains("other position"), "{text}");
+}

@@ -710,6 +710,7 @@ impl<G: HasBoard> App<G> {
         if self.engine.pending.take().is_some() {
             self.engine.progress = None;
             self.recording = None;
+            self.trees.running = false;
             self.step_once = false;
             fx.push(Effect::Stop);
         }
@@ -814,6 +815,7 @@ impl<G: HasBoard> App<G> {
                 self.engine.progress = None;
                 let recording = self.recording.take();
                 if pending.purpose == Purpose::Compare {
+                    self.trees.running = false;
                     match self.trees.verdict() {
                         Some((_, true)) => self.set_info("Compared: the searches agree"),
                         Some((_, false)) => {
@@ -893,6 +895,7 @@ impl<G: HasBoard> App<G> {
                 self.engine.pending = None;
                 self.engine.progress = None;
                 self.recording = None;
+                self.trees.running = false;
                 self.paused = true;
                 self.set_error(format!("The engine failed: {reason} (p retries)"));
             }

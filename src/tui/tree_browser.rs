@@ -161,6 +161,8 @@ pub struct TreeBrowser<G: Playable> {
     pub compare: Vec<(String, SearchSettings)>,
     /// Which tree is browsed.
     pub shown: usize,
+    /// A comparison is still searching.
+    pub running: bool,
 }
 
 impl<G: Playable> Default for TreeBrowser<G> {
@@ -169,6 +171,7 @@ impl<G: Playable> Default for TreeBrowser<G> {
             trees: Vec::new(),
             compare: Vec::new(),
             shown: 0,
+            running: false,
         }
     }
 }
@@ -199,6 +202,7 @@ impl<G: Playable> TreeBrowser<G> {
         self.trees.clear();
         self.compare = searches;
         self.shown = 0;
+        self.running = true;
     }
 
     /// The next search of a comparison has answered.
@@ -329,6 +333,7 @@ impl<G: Playable> TreeBrowser<G> {
                             "  stopped"
                         }
                     ),
+                    None if !self.running => "not searched (stopped)".to_string(),
                     None if i == self.trees.len() => "searching...".to_string(),
                     None => "waiting".to_string(),
                 };
@@ -341,11 +346,17 @@ impl<G: Playable> TreeBrowser<G> {
         lines
     }
 
-    /// The comparison's verdict once every search has answered: the text, and whether the
-    /// searches agree as they must.
+    /// The comparison's verdict once it has ended: the text, and whether the searches agree
+    /// as they must.
     pub fn verdict(&self) -> Option<(String, bool)> {
-        if self.compare.is_empty() || self.trees.len() < self.compare.len() {
+        if self.compare.is_empty() || self.running {
             return None;
+        }
+        if self.trees.len() < self.compare.len() {
+            return Some((
+                "stopped before every search ended: no verdict".to_string(),
+                false,
+            ));
         }
         verdict(&self.trees)
     }

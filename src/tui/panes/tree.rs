@@ -130,6 +130,12 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         ),
         None => "Search tree".to_string(),
     };
+    if browser
+        .shown()
+        .is_some_and(|r| r.root.hash() != app.session.current().hash())
+    {
+        title.push_str(" · other position");
+    }
     if app.record_engine {
         title.push_str(" · rec");
     }
