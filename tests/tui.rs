@@ -2367,8 +2367,17 @@ fn transposition_table_hits_are_marked_and_explained() {
         ),
         "{text}"
     );
-    // Once a move is played the tree belongs to another position, and says so.
+    // Once moves are played the tree belongs to another position, and says which.
     play_line(&mut app, "b2");
     let text = screen(&render(&mut app, 120, 40));
-    assert!(text.contains("other position"), "{text}");
+    assert!(
+        text.contains("Search tree · 2 nodes · before the last move"),
+        "{text}"
+    );
+    play_line(&mut app, "a1");
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(
+        text.contains("Search tree · 2 nodes · other position"),
+        "{text}"
+    );
 }

@@ -859,7 +859,7 @@ impl<G: HasBoard> App<G> {
                 if pending.purpose == Purpose::Tree {
                     if let Some(shown) = self.trees.shown() {
                         let text = format!(
-                            "Recorded {} nodes: ↑↓ select, → opens, p the principal variation",
+                            "Recorded {} nodes: p opens the principal variation",
                             crate::engine::stats::group_digits(shown.tree.nodes.len() as u64)
                         );
                         self.set_info(text);

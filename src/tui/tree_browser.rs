@@ -291,14 +291,15 @@ impl<G: Playable> TreeBrowser<G> {
             return self
                 .shown()
                 .map(|r| {
-                    vec![format!(
+                    let text = format!(
                         "{} · {} · {} nodes · best {} {}",
                         r.label,
                         r.settings_text(),
                         group_digits(r.result.stats.nodes),
                         best_text(r),
                         score::format::<G>(r.result.value)
-                    )]
+                    );
+                    wrap(&text, width)
                 })
                 .unwrap_or_default();
         }

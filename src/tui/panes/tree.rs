@@ -130,11 +130,18 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         ),
         None => "Search tree".to_string(),
     };
-    if browser
-        .shown()
-        .is_some_and(|r| r.root.hash() != app.session.current().hash())
-    {
-        title.push_str(" · other position");
+    if let Some(root) = browser.shown().map(|r| r.root.hash()) {
+        let session = &app.session;
+        let before_last = session
+            .cursor()
+            .checked_sub(2)
+            .and_then(|i| session.steps().get(i))
+            .map_or(session.initial(), |s| &s.after);
+        if session.cursor() > 0 && root == before_last.hash() {
+            title.push_str(" · before the last move");
+        } else if root != session.current().hash() {
+            title.push_str(" · other position");
+        }
     }
     if app.record_engine {
         title.push_str(" · rec");
