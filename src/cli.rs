@@ -16,6 +16,7 @@ use crate::engine::score;
 use crate::engine::search::{Algorithm, SearchSettings};
 use crate::engine::stats::group_digits;
 use crate::engine::{Game, Player};
+use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable};
 use crate::player::EnginePlayer;
 use crate::session::Session;
@@ -107,6 +108,8 @@ impl GameFlags {
 }
 
 /// Engine settings as flags; they apply to every engine side.
+// One flag per engine switch, as on every command line: not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, Default, Args)]
 pub struct EngineFlags {
     /// Search algorithm.
@@ -130,12 +133,45 @@ pub struct EngineFlags {
     /// Evaluator name (see config.toml for each game's).
     #[arg(long)]
     pub evaluator: Option<String>,
-    /// Search threads (iterative engine; 0 = one per core).
+    /// Search threads (full engine; 0 = one per core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Transposition table size in MiB (full engine).
+    #[arg(long, value_name = "MB")]
+    pub tt_mb: Option<usize>,
+    /// Full engine without its transposition table.
+    #[arg(long)]
+    pub no_tt: bool,
+    /// Full engine without killer moves.
+    #[arg(long)]
+    pub no_killers: bool,
+    /// Full engine without the history heuristic.
+    #[arg(long)]
+    pub no_history: bool,
+    /// Full engine without principal variation search.
+    #[arg(long)]
+    pub no_pvs: bool,
+    /// Full engine without aspiration windows.
+    #[arg(long)]
+    pub no_aspiration: bool,
 }
 
 impl EngineFlags {
+    /// Refuses out-of-range values (`--depth 99`), naming the flag; the evaluator name is
+    /// checked against game `G`'s evaluators with `options`.
+    pub fn validate<G: Playable>(&self, options: &G::Options) -> Result<(), ConfigError> {
+        let mut side = SideConfig::default();
+        self.apply(&mut side);
+        side.validate("command line", "").map_err(|e| ConfigError {
+            key: format!("--{}", e.key.trim_start_matches('.').replace('_', "-")),
+            ..e
+        })?;
+        if let Some(name) = &self.evaluator {
+            crate::games::evaluator_for::<G>(options, name, "command line", "--evaluator")?;
+        }
+        Ok(())
+    }
+
     fn apply(&self, side: &mut SideConfig) {
         if let Some(a) = self.algorithm {
             side.algorithm = a;
@@ -161,6 +197,14 @@ impl EngineFlags {
         if let Some(t) = self.threads {
             side.threads = t;
         }
+        if let Some(mb) = self.tt_mb {
+            side.tt_mb = mb;
+        }
+        side.tt &= !self.no_tt;
+        side.killers &= !self.no_killers;
+        side.history &= !self.no_history;
+        side.pvs &= !self.no_pvs;
+        side.aspiration &= !self.no_aspiration;
     }
 }
 
@@ -237,6 +281,9 @@ pub struct TreeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
     pub format: TreeFormat,
+    /// The same as `--format json`: one JSON object.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
     /// Record at most this many nodes (default: `tree.max_nodes` from the config).
     #[arg(long)]
     pub max_nodes: Option<usize>,
@@ -326,6 +373,7 @@ pub fn start_position<G: Playable>(options: &G::Options, flags: &GameFlags) -> R
 /// The config with the command line's game options and engine flags written in, for the TUI.
 pub fn config_for_play<G: Playable>(mut config: Config, args: &PlayArgs) -> Result<Config> {
     let options = options_with_flags::<G>(&config, &args.game_flags)?;
+    args.engine.validate::<G>(&options)?;
     let table = toml::Table::try_from(&options).context("game options")?;
     match G::KIND {
         GameKind::TicTacToe => config.tictactoe = table,
@@ -360,6 +408,7 @@ fn engines<G: Playable>(
     options: &G::Options,
     flags: &EngineFlags,
 ) -> Result<[EnginePlayer<G>; 2]> {
+    flags.validate::<G>(options)?;
     let make = |player: Player| -> Result<EnginePlayer<G>> {
         let mut side = config.players.side(player).clone();
         flags.apply(&mut side);
@@ -416,9 +465,12 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
         game.try_play(mv)?;
         ply += 1;
         if args.json {
+            let stats = &result.stats;
             let line = json!({
                 "ply": ply, "player": mover.to_string(), "move": notation,
-                "value": result.value, "nodes": result.stats.nodes, "millis": result.stats.millis(),
+                "value": result.value, "nodes": stats.nodes, "millis": json_millis(stats.elapsed),
+                "leaf_evals": stats.leaf_evals, "cutoffs": stats.cutoffs,
+                "nps": stats.nodes_per_second().round(), "depth": stats.depth,
                 "pv": result.pv.iter().map(|&m| format_pv_move(&game, m)).collect::<Vec<_>>(),
             });
             writeln!(out, "{line}")?;
@@ -447,6 +499,11 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
     Ok(())
 }
 
+/// A duration as JSON milliseconds with microsecond precision (`0.435`, not `0.43524999`).
+fn json_millis(elapsed: std::time::Duration) -> f64 {
+    elapsed.as_micros() as f64 / 1000.0
+}
+
 /// Notation of a move in a PV. PV moves are formatted against the root's notation, which for
 /// every game here does not depend on the position.
 fn format_pv_move<G: Game>(game: &G, mv: G::Move) -> String {
@@ -459,11 +516,13 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     let game: G = start_position(&options, &args.game_flags)?;
     let evaluator = crate::games::evaluator_for::<G>(&options, "default", "solve", "evaluator")?;
     let settings = SearchSettings {
-        algorithm: Algorithm::AlphaBeta,
+        algorithm: Algorithm::Full,
+        solve: true,
         depth: score::MAX_PLY as u32,
         ordering: true,
         random_ties: false,
         candidates: 0,
+        threads: 1,
         ..SearchSettings::default()
     };
     let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);
@@ -479,10 +538,11 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     let value = score::game_value::<G>(result.value) * game.to_move().sign();
     let best = result.best.map(|m| game.format_move(m));
     if args.json {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{}",
-            json!({"value": value, "best_move": best, "nodes": result.stats.nodes, "millis": result.stats.millis()})
-        );
+            json!({"value": value, "best_move": best, "nodes": result.stats.nodes, "millis": json_millis(result.stats.elapsed)})
+        )?;
     } else {
         let meaning = match (G::SCORING, value.signum()) {
             (crate::engine::Scoring::WinLoss, 1) => "first player wins".to_string(),
@@ -491,12 +551,13 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
             (crate::engine::Scoring::Margin, -1) => format!("second player wins by {}", -value),
             _ => "draw".to_string(),
         };
-        println!(
+        writeln!(
+            std::io::stdout(),
             "value {value:+} ({meaning})\nbest move {}\nnodes {}\ntime {:.3} ms",
             best.as_deref().unwrap_or("none (game over)"),
             group_digits(result.stats.nodes),
             result.stats.millis()
-        );
+        )?;
     }
     Ok(())
 }
@@ -512,28 +573,31 @@ pub fn perft_command<G: Playable>(config: &Config, args: &PerftArgs) -> Result<(
     } else {
         (perft::perft(&mut game, args.depth), Vec::new())
     };
-    let secs = started.elapsed().as_secs_f64();
+    let elapsed = started.elapsed();
+    let secs = elapsed.as_secs_f64();
     let nps = if secs > 0.0 { total as f64 / secs } else { 0.0 };
     if args.json {
         let divide: serde_json::Map<String, serde_json::Value> = divided
             .iter()
             .map(|&(m, n)| (game.format_move(m), json!(n)))
             .collect();
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{}",
-            json!({"depth": args.depth, "nodes": total, "millis": secs * 1000.0, "divide": divide})
-        );
+            json!({"depth": args.depth, "nodes": total, "millis": json_millis(elapsed), "divide": divide})
+        )?;
     } else {
         for &(m, n) in &divided {
-            println!("{:<8} {n}", game.format_move(m));
+            writeln!(std::io::stdout(), "{:<8} {n}", game.format_move(m))?;
         }
-        println!(
+        writeln!(
+            std::io::stdout(),
             "perft {} = {} ({:.3} ms, {:.1} M leaves/s)",
             args.depth,
             total,
             secs * 1000.0,
             nps / 1e6
-        );
+        )?;
     }
     Ok(())
 }
@@ -542,15 +606,27 @@ pub fn perft_command<G: Playable>(config: &Config, args: &PerftArgs) -> Result<(
 pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
     let options = options_with_flags::<G>(config, &args.game_flags)?;
     let game: G = start_position(&options, &args.game_flags)?;
+    args.engine.validate::<G>(&options)?;
     let mut side = config.players.second.clone();
     side.kind = PlayerKind::Engine;
+    // Plain alpha-beta unless asked otherwise: its tree is the one that teaches pruning
+    // (the full engine's is its last iteration, with table hits and null-window re-searches).
+    side.algorithm = Algorithm::AlphaBeta;
     args.engine.apply(&mut side);
     let mut engine = EnginePlayer::<G>::new(&side, &options, "command line", "players.second")?;
     let max_nodes = args.max_nodes.unwrap_or(config.tree.max_nodes);
+    if !(1..=10_000_000).contains(&max_nodes) {
+        bail!("--max-nodes {max_nodes}: must be 1..=10000000");
+    }
     let (result, tree) = engine.think_recorded(&game, max_nodes, &StopFlag::new());
     let exported = crate::export::export(&game, &tree);
     let best = result.best.map(|m| game.format_move(m));
-    match args.format {
+    let format = if args.json {
+        TreeFormat::Json
+    } else {
+        args.format
+    };
+    match format {
         TreeFormat::Text => {
             let mut out = std::io::stdout().lock();
             write!(out, "{}", crate::export::to_text::<G>(&exported))?;
@@ -568,9 +644,13 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
             value["best_move"] = json!(best);
             value["value"] = json!(result.value);
             value["stats"] = serde_json::to_value(result.stats)?;
-            println!("{value}");
+            writeln!(std::io::stdout(), "{value}")?;
         }
-        TreeFormat::Dot => print!("{}", crate::export::to_dot::<G>(&exported)),
+        TreeFormat::Dot => write!(
+            std::io::stdout(),
+            "{}",
+            crate::export::to_dot::<G>(&exported)
+        )?,
     }
     Ok(())
 }
@@ -594,15 +674,16 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let stop = StopFlag::new();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "{} — type a move, `undo`, `hint`, `moves` or `quit`.\n",
         G::KIND.title()
-    );
+    )?;
     loop {
         let game = session.current().clone();
-        println!("{game}");
+        writeln!(std::io::stdout(), "{game}")?;
         if game.outcome().is_some() {
-            println!("result: {}", outcome_text(&game));
+            writeln!(std::io::stdout(), "result: {}", outcome_text(&game))?;
             return Ok(());
         }
         let mover = game.to_move();
@@ -611,18 +692,19 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
             let Some(mv) = result.best else {
                 bail!("the engine found no move")
             };
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "{} plays {}  (value {}, {} nodes, {:.1} ms)\n",
                 G::side_name(mover),
                 game.format_move(mv),
                 score::format::<G>(result.value),
                 group_digits(result.stats.nodes),
                 result.stats.millis()
-            );
+            )?;
             session.play(mv, Some(result.value))?;
             continue;
         }
-        print!("{} to move> ", G::side_name(mover));
+        write!(std::io::stdout(), "{} to move> ", G::side_name(mover))?;
         std::io::stdout().flush()?;
         let Some(line) = lines.next() else {
             return Ok(());
@@ -633,39 +715,56 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
             "quit" | "q" | "exit" => return Ok(()),
             "undo" | "u" => {
                 if session.undo_turn(is_human) == 0 {
-                    println!("nothing to undo\n");
+                    writeln!(std::io::stdout(), "nothing to undo\n")?;
                 }
             }
             "moves" => {
                 let mut moves = Vec::new();
                 game.legal_moves(&mut moves);
                 let list: Vec<_> = moves.iter().map(|&m| game.format_move(m)).collect();
-                println!("legal: {}\n", list.join(" "));
+                writeln!(std::io::stdout(), "legal: {}\n", list.join(" "))?;
             }
             "hint" | "h" => {
                 let result = players[mover.index()].think(&game, &stop, &mut |_| {});
                 if let Some(mv) = result.best {
-                    println!(
+                    writeln!(
+                        std::io::stdout(),
                         "hint: {} (value {})\n",
                         game.format_move(mv),
                         score::format::<G>(result.value)
-                    );
+                    )?;
                 }
             }
             text => match game.parse_move(text) {
                 Ok(mv) => {
                     if let Err(e) = session.play(mv, None) {
-                        println!("{e}\n");
+                        writeln!(std::io::stdout(), "{e}\n")?;
                     }
                 }
-                Err(e) => println!("{e}\n"),
+                Err(e) => writeln!(std::io::stdout(), "{e}\n")?,
             },
         }
     }
 }
 
-/// Runs the parsed command line; `tui` is called for the full-screen program.
+/// Runs the parsed command line; `tui` is called for the full-screen program. Output cut
+/// short by its reader (`gametree perft ... | head`) ends the command quietly.
 pub fn run(cli: Cli) -> Result<()> {
+    match run_command(cli) {
+        Err(e) if is_broken_pipe(&e) => Ok(()),
+        result => result,
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn run_command(cli: Cli) -> Result<()> {
     let config = load_config(cli.config.as_ref())?;
     match cli.command {
         None => crate::tui::run(config, crate::tui::Start::Setup),
@@ -674,6 +773,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 if args.text {
                     bail!("play --load opens the full-screen program; drop --text");
                 }
+                // Refuse a damaged save here, naming the file, before the terminal changes.
+                crate::tui::read_saved(path).with_context(|| path.display().to_string())?;
                 return crate::tui::run(config, crate::tui::Start::Load(path.clone()));
             }
             let Some(name) = args.game.as_deref() else {

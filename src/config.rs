@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Player;
@@ -110,6 +111,8 @@ pub enum PlayerKind {
 }
 
 /// One side: who plays it and, for the engine, how it searches.
+// The engine's switches are independent on/off settings, as in the file: not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SideConfig {
@@ -119,7 +122,7 @@ pub struct SideConfig {
     pub algorithm: Algorithm,
     /// Moves to look ahead; 0 = the game's own default (its `depth` option).
     pub depth: u32,
-    /// Time per move in milliseconds for the iterative engine; 0 = depth only.
+    /// Time per move in milliseconds for the full engine; 0 = depth only.
     pub time_ms: u64,
     /// Pick at random among equally good moves.
     pub random_ties: bool,
@@ -129,40 +132,55 @@ pub struct SideConfig {
     pub ordering: bool,
     /// Evaluator name; `default` = the game's first.
     pub evaluator: String,
-    /// Transposition table size in MiB (iterative engine).
+    /// Transposition table size in MiB (full engine).
     pub tt_mb: usize,
-    /// Search threads (iterative engine); 0 = one per core.
+    /// Search threads (full engine); 0 = one per core.
     pub threads: usize,
+    /// Full engine: use the transposition table.
+    pub tt: bool,
+    /// Full engine: killer moves in the ordering.
+    pub killers: bool,
+    /// Full engine: the history heuristic in the ordering.
+    pub history: bool,
+    /// Full engine: principal variation search.
+    pub pvs: bool,
+    /// Full engine: aspiration windows.
+    pub aspiration: bool,
 }
 
 impl Default for SideConfig {
     fn default() -> Self {
         Self {
             kind: PlayerKind::Engine,
-            algorithm: Algorithm::AlphaBeta,
+            algorithm: Algorithm::Full,
             depth: 0,
-            time_ms: 0,
+            time_ms: 1000,
             random_ties: true,
             seed: None,
             ordering: true,
             evaluator: "default".to_string(),
             tt_mb: 64,
-            threads: 1,
+            threads: 0,
+            tt: true,
+            killers: true,
+            history: true,
+            pvs: true,
+            aspiration: true,
         }
     }
 }
 
 impl SideConfig {
-    /// The search settings for this side in a game with `options`.
-    // The engine grows switches of its own; they keep their defaults here.
-    #[allow(clippy::needless_update)]
+    /// The search settings for this side in a game with `options`. Depth 0 means the game's
+    /// own depth, except for the full engine with a time limit: the time then decides.
     pub fn search_settings(&self, options: &impl GameOptions) -> SearchSettings {
+        let timed = self.algorithm == Algorithm::Full && self.time_ms > 0;
         SearchSettings {
             algorithm: self.algorithm,
-            depth: if self.depth == 0 {
-                options.default_depth()
-            } else {
-                self.depth
+            depth: match self.depth {
+                0 if timed => crate::engine::score::MAX_PLY as u32,
+                0 => options.default_depth(),
+                d => d,
             },
             ordering: self.ordering,
             random_ties: self.random_ties,
@@ -170,11 +188,17 @@ impl SideConfig {
             time_ms: self.time_ms,
             tt_mb: self.tt_mb,
             threads: self.threads,
-            ..SearchSettings::default()
+            tt: self.tt,
+            killers: self.killers,
+            history: self.history,
+            pvs: self.pvs,
+            aspiration: self.aspiration,
+            solve: false,
         }
     }
 
-    fn validate(&self, source: &str, key: &str) -> Result<(), ConfigError> {
+    /// Refuses out-of-range values; `key` (`players.first`) prefixes the field in messages.
+    pub fn validate(&self, source: &str, key: &str) -> Result<(), ConfigError> {
         if self.depth > 64 {
             return Err(ConfigError::new(
                 source,
@@ -275,7 +299,7 @@ impl Config {
 
     /// Parses and validates config text; `source` names it in messages.
     pub fn parse(text: &str, source: &str) -> Result<Self, ConfigError> {
-        let mut config: Self = toml::from_str(text).map_err(|e| toml_error(source, text, &e))?;
+        let mut config: Self = from_toml_text(text, source)?;
         config.source = source.to_string();
         config.validate()?;
         Ok(config)
@@ -330,31 +354,175 @@ impl Config {
             GameKind::Kalah => &self.kalah,
             GameKind::Dots => &self.dots,
         };
-        let options: G::Options =
-            toml::Value::Table(table.clone())
-                .try_into()
-                .map_err(|e: toml::de::Error| ConfigError {
-                    source_name: self.source.clone(),
-                    key: format!("[{name}]"),
-                    value: String::new(),
-                    expected: e.message().trim().to_string(),
-                })?;
+        let options: G::Options = from_toml_table(table, &self.source, name)?;
         options.validate(&self.source)?;
         Ok(options)
     }
 }
 
-fn toml_error(source: &str, text: &str, e: &toml::de::Error) -> ConfigError {
+/// Deserializes config text as `T`. A refused value is named by its dotted key, the value as
+/// written, what is allowed and its line: `mine.toml: players.first.depth = "deep": must be
+/// a whole number 0..=4294967295 (line 2)`.
+pub fn from_toml_text<T: DeserializeOwned>(text: &str, source: &str) -> Result<T, ConfigError> {
+    let deserializer =
+        toml::Deserializer::parse(text).map_err(|e| syntax_error(source, text, &e))?;
+    serde_path_to_error::deserialize(deserializer).map_err(|e| {
+        let span = e.inner().span();
+        let value = span
+            .clone()
+            .and_then(|s| text.get(s))
+            .map_or_else(String::new, |v| v.trim().to_string());
+        let line = span.map(|s| line_of(text, s.start));
+        refusal(
+            source,
+            &path_key(e.path(), ""),
+            value,
+            e.inner().message(),
+            line,
+        )
+    })
+}
+
+/// Deserializes a table of a config (a game's section, a tournament's options) as `T`;
+/// `prefix` is the table's dotted key (`kalah`), so messages name `kalah.pits`.
+pub fn from_toml_table<T: DeserializeOwned>(
+    table: &toml::Table,
+    source: &str,
+    prefix: &str,
+) -> Result<T, ConfigError> {
+    let root = toml::Value::Table(table.clone());
+    serde_path_to_error::deserialize(root.clone()).map_err(
+        |e: serde_path_to_error::Error<toml::de::Error>| {
+            let value = lookup(&root, e.path()).map_or_else(String::new, ToString::to_string);
+            refusal(
+                source,
+                &path_key(e.path(), prefix),
+                value,
+                e.inner().message(),
+                None,
+            )
+        },
+    )
+}
+
+/// `prefix.a.b[2]` from a deserializer's path.
+fn path_key(path: &serde_path_to_error::Path, prefix: &str) -> String {
+    let inner = path.to_string();
+    match (prefix.is_empty(), inner == ".") {
+        (true, true) => "(top level)".to_string(),
+        (true, false) => inner,
+        (false, true) => prefix.to_string(),
+        (false, false) if inner.starts_with('[') => format!("{prefix}{inner}"),
+        (false, false) => format!("{prefix}.{inner}"),
+    }
+}
+
+/// The value at `path` in `root`, if there is one.
+fn lookup<'a>(root: &'a toml::Value, path: &serde_path_to_error::Path) -> Option<&'a toml::Value> {
+    let mut value = root;
+    for segment in path {
+        value = match segment {
+            serde_path_to_error::Segment::Map { key } => value.get(key.as_str())?,
+            serde_path_to_error::Segment::Seq { index } => value.get(*index)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text.get(..offset).unwrap_or(text).matches('\n').count() + 1
+}
+
+/// A deserializer's complaint as a [`ConfigError`] in plain words: an unknown key lists the
+/// known ones; a value of the wrong type or out of the type's range says what is allowed.
+fn refusal(
+    source: &str,
+    key: &str,
+    value: String,
+    message: &str,
+    line: Option<usize>,
+) -> ConfigError {
+    let message = message.trim();
+    let at_line = line.map_or_else(String::new, |l| format!(" (line {l})"));
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        let known = rest
+            .split_once("expected ")
+            .map_or("", |(_, known)| known)
+            .trim_start_matches("one of ")
+            .replace('`', "");
+        return ConfigError {
+            source_name: source.to_string(),
+            key: key.to_string(),
+            value: String::new(),
+            expected: format!("unknown key; the known ones are {known}{at_line}"),
+        };
+    }
+    if let Some((_, known)) = message
+        .strip_prefix("unknown variant ")
+        .and_then(|rest| rest.split_once("expected "))
+    {
+        let known = known.trim_start_matches("one of ").replace('`', "");
+        let choice = if known.contains(", ") {
+            format!("one of {known}")
+        } else {
+            known
+        };
+        return ConfigError {
+            source_name: source.to_string(),
+            key: key.to_string(),
+            value,
+            expected: format!("must be {choice}{at_line}"),
+        };
+    }
+    if message == "wanted string or table" {
+        return ConfigError {
+            source_name: source.to_string(),
+            key: key.to_string(),
+            value,
+            expected: format!("must be a name in quotes{at_line}"),
+        };
+    }
+    let expected = ["invalid type: ", "invalid value: "]
+        .iter()
+        .find_map(|p| message.strip_prefix(p))
+        .and_then(|rest| rest.rsplit_once(", expected "))
+        .map_or_else(
+            || message.to_string(),
+            |(_, wanted)| format!("must be {}", plain_type(wanted)),
+        );
+    ConfigError {
+        source_name: source.to_string(),
+        key: key.to_string(),
+        value,
+        expected: format!("{expected}{at_line}"),
+    }
+}
+
+/// Serde's name of an expected type in words.
+fn plain_type(wanted: &str) -> String {
+    match wanted {
+        "u8" => "a whole number 0..=255".to_string(),
+        "u16" => "a whole number 0..=65535".to_string(),
+        "u32" => "a whole number 0..=4294967295".to_string(),
+        "u64" | "usize" => "a whole number 0 or more".to_string(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".to_string(),
+        "f32" | "f64" => "a number".to_string(),
+        "a boolean" => "true or false".to_string(),
+        "a string" => "a string in quotes".to_string(),
+        w if w.starts_with("struct ") || w.starts_with("a map") => "a table".to_string(),
+        w if w.starts_with("a sequence") => "a list [...]".to_string(),
+        w => w.replace('`', ""),
+    }
+}
+
+/// A TOML syntax error: where it is, and what is wrong.
+fn syntax_error(source: &str, text: &str, e: &toml::de::Error) -> ConfigError {
     let location = e.span().map_or_else(String::new, |span| {
         let before = text.get(..span.start).unwrap_or(text);
         let line = before.matches('\n').count() + 1;
         let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-        let key = text.get(span.clone()).unwrap_or("").trim();
-        if key.is_empty() || key.contains('\n') {
-            format!("line {line}, column {column}")
-        } else {
-            format!("line {line}, column {column} (`{key}`)")
-        }
+        format!("line {line}, column {column}")
     });
     ConfigError {
         source_name: source.to_string(),
@@ -408,17 +576,31 @@ mod tests {
             error("[tree]\nmax_nodes = 0\n"),
             "mine.toml: tree.max_nodes = 0: must be 1..=10000000"
         );
-        let unknown = error("[ui]\nmouse = true\ncolour = 3\n");
-        assert!(unknown.starts_with("mine.toml: line 3"), "{unknown}");
-        assert!(unknown.contains("unknown field `colour`"), "{unknown}");
-        let wrong_type = error("[players.first]\nkind = 3\n");
-        assert!(wrong_type.contains("line 2"), "{wrong_type}");
-        let bad_game = error("game = \"chess\"\n");
-        assert!(bad_game.contains("unknown variant `chess`"), "{bad_game}");
-        let section = error("[tictactoe]\ndepht = 3\n");
-        assert!(
-            section.starts_with("mine.toml: [tictactoe]: unknown field `depht`"),
-            "{section}"
+        assert_eq!(
+            error("[ui]\nmouse = true\ncolour = 3\n"),
+            "mine.toml: ui.colour: unknown key; the known ones are engine_pace_ms, mouse, \
+             confirm_quit (line 3)"
+        );
+        assert_eq!(
+            error("[players.first]\ndepth = \"deep\"\n"),
+            "mine.toml: players.first.depth = \"deep\": must be a whole number 0..=4294967295 \
+             (line 2)"
+        );
+        assert_eq!(
+            error("game = \"chess\"\n"),
+            "mine.toml: game = \"chess\": must be one of tictactoe, gomoku, kalah, dots (line 1)"
+        );
+        assert_eq!(
+            error("[tictactoe]\ndepht = 3\n"),
+            "mine.toml: tictactoe.depht: unknown key; the known ones are depth"
+        );
+        assert_eq!(
+            error("[kalah]\npits = \"six\"\n"),
+            "mine.toml: kalah.pits = \"six\": must be a whole number 0..=4294967295"
+        );
+        assert_eq!(
+            error("[kalah.linear]\npits = [1.0, true]\n"),
+            "mine.toml: kalah.linear.pits[1] = true: must be a number"
         );
         let range = error("[tictactoe]\ndepth = 12\n");
         assert_eq!(range, "mine.toml: tictactoe.depth = 12: must be 1..=9");

@@ -1,18 +1,23 @@
 //! An engine player: one side's search settings, evaluator and tie-breaking randomness,
 //! built from the config. Used alike by the command line, the TUI worker and tournaments.
 
+use std::sync::Arc;
+
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::config::SideConfig;
+use crate::engine::full;
 use crate::engine::limits::StopFlag;
-use crate::engine::search::{SearchResult, SearchSettings, search};
+use crate::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use crate::engine::tree::{NoopObserver, SearchObserver, SearchTree, TreeRecorder};
+use crate::engine::tt::TranspositionTable;
 use crate::error::ConfigError;
 use crate::games::{Playable, evaluator_for};
 
-/// The engine playing one side.
-#[derive(Clone, Debug)]
+/// The engine playing one side. The full engine keeps its transposition table from move to
+/// move (made at its first search); a clone starts with a table of its own.
+#[derive(Debug)]
 pub struct EnginePlayer<G: Playable> {
     /// How it searches.
     pub settings: SearchSettings,
@@ -21,6 +26,20 @@ pub struct EnginePlayer<G: Playable> {
     /// The seed its tie-breaking started from (printed so a game can be repeated).
     pub seed: u64,
     rng: SmallRng,
+    /// The table and the size in MiB it was made for.
+    table: Option<(usize, Arc<TranspositionTable>)>,
+}
+
+impl<G: Playable> Clone for EnginePlayer<G> {
+    fn clone(&self) -> Self {
+        Self {
+            settings: self.settings.clone(),
+            evaluator: self.evaluator.clone(),
+            seed: self.seed,
+            rng: self.rng.clone(),
+            table: None,
+        }
+    }
 }
 
 impl<G: Playable> EnginePlayer<G> {
@@ -44,18 +63,66 @@ impl<G: Playable> EnginePlayer<G> {
             evaluator,
             seed,
             rng: SmallRng::seed_from_u64(seed),
+            table: None,
         })
     }
 
-    /// Searches `game` and returns the engine's choice (recording nothing: the no-op
-    /// observer compiles away).
+    /// The full engine's table, made on first use at the configured size (and made anew if
+    /// the size setting changed).
+    fn table(&mut self) -> Option<Arc<TranspositionTable>> {
+        if self.settings.algorithm != Algorithm::Full || !self.settings.tt {
+            return None;
+        }
+        let size = self.settings.tt_mb;
+        if self.table.as_ref().is_none_or(|(mb, _)| *mb != size) {
+            self.table = Some((size, Arc::new(TranspositionTable::new(size))));
+        }
+        self.table.as_ref().map(|(_, table)| Arc::clone(table))
+    }
+
+    /// Forgets what the table learnt (a new game, or positions from another game).
+    pub fn clear_table(&mut self) {
+        self.table = None;
+    }
+
+    fn run<O: SearchObserver<G::Move>>(
+        &mut self,
+        game: &G,
+        observer: &mut O,
+        stop: &StopFlag,
+        progress: &mut dyn FnMut(&SearchResult<G::Move>),
+    ) -> SearchResult<G::Move> {
+        match self.table() {
+            Some(table) => full::search(
+                game,
+                &self.evaluator,
+                &self.settings,
+                &mut self.rng,
+                observer,
+                stop,
+                progress,
+                Some(&table),
+            ),
+            None => search(
+                game,
+                &self.evaluator,
+                &self.settings,
+                &mut self.rng,
+                observer,
+                stop,
+                progress,
+            ),
+        }
+    }
+
+    /// Searches `game` and returns the engine's choice.
     pub fn think(
         &mut self,
         game: &G,
         stop: &StopFlag,
         progress: &mut dyn FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
-        self.think_observed(game, &mut NoopObserver, stop, progress)
+        self.run(game, &mut NoopObserver, stop, progress)
     }
 
     /// Searches `game` reporting every node to `observer` (a recorder, or one wrapping it),
@@ -67,15 +134,7 @@ impl<G: Playable> EnginePlayer<G> {
         stop: &StopFlag,
         progress: &mut dyn FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
-        search(
-            game,
-            &self.evaluator,
-            &self.settings,
-            &mut self.rng,
-            observer,
-            stop,
-            progress,
-        )
+        self.run(game, observer, stop, progress)
     }
 
     /// Searches `game` recording the tree (at most `max_nodes` nodes).
@@ -86,7 +145,7 @@ impl<G: Playable> EnginePlayer<G> {
         stop: &StopFlag,
     ) -> (SearchResult<G::Move>, SearchTree<G::Move>) {
         let mut recorder = TreeRecorder::new(max_nodes);
-        let result = self.think_observed(game, &mut recorder, stop, &mut |_| {});
+        let result = self.run(game, &mut recorder, stop, &mut |_| {});
         let mut tree = recorder.finish();
         tree.mark_pv(&result.pv);
         (result, tree)

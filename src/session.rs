@@ -13,7 +13,7 @@ use thiserror::Error;
 use crate::config::PlayersConfig;
 use crate::engine::{Game, Player};
 use crate::error::{IllegalMove, MoveListError};
-use crate::games::{GameKind, GameOptions, Playable};
+use crate::games::{GameKind, GameOptions, Playable, evaluator_for};
 
 /// One move of the game.
 #[derive(Clone, Debug)]
@@ -334,13 +334,28 @@ pub fn parse_saved<G: Playable>(
     let saved: SavedGame<G::Options> =
         serde_json::from_str(text).map_err(|e| SaveError::Invalid(e.to_string()))?;
     let session = Session::from_saved(&saved, source)?;
+    // The players drive the engine when the game goes on: refuse what a config file would.
+    for player in [Player::First, Player::Second] {
+        let key = format!("players.{player}");
+        let side = saved.players.side(player);
+        let invalid = |e: crate::error::ConfigError| {
+            SaveError::Invalid(format!("{} = {}: {}", e.key, e.value, e.expected))
+        };
+        side.validate(source, &key).map_err(invalid)?;
+        evaluator_for::<G>(
+            &saved.options,
+            &side.evaluator,
+            source,
+            &format!("{key}.evaluator"),
+        )
+        .map_err(invalid)?;
+    }
     Ok((session, saved.players))
 }
 
 /// Reads a save file's text from `path`.
 pub fn read_save_file(path: &Path) -> Result<String, SaveError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| SaveError::Io(format!("cannot read {}: {e}", path.display())))
+    std::fs::read_to_string(path).map_err(|e| SaveError::Io(format!("cannot be read: {e}")))
 }
 
 #[cfg(test)]
@@ -409,6 +424,42 @@ mod tests {
         let mut s = session("a1");
         assert!(s.play(0, None).is_err(), "an occupied cell is refused");
         assert_eq!(s.steps().len(), 1);
+    }
+
+    #[test]
+    fn damaged_values_in_a_save_are_refused() {
+        let players = Config::builtin().unwrap().players;
+        let s = session("a1 b2");
+        let text = |f: &dyn Fn(&mut SavedGame<TicTacToeOptions>)| {
+            let mut saved = s.to_saved(&players);
+            f(&mut saved);
+            serde_json::to_string(&saved).unwrap()
+        };
+        let refused = |text: String| {
+            parse_saved::<TicTacToe>(&text, "t")
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            refused(text(&|g| g.players.second.depth = 999)),
+            "invalid save: players.second.depth = 999: must be 0..=64 (0 = the game's default)"
+        );
+        assert_eq!(
+            refused(text(&|g| g.players.first.evaluator = "magic".into())),
+            "invalid save: players.first.evaluator = magic: tictactoe offers: default, lines"
+        );
+        assert_eq!(
+            refused(text(&|g| g.cursor = 5)),
+            "invalid save: cursor = 5: must be 0..=2 (the number of moves)"
+        );
+        assert!(refused(text(&|g| g.version = 9)).contains("version = 9"));
+        let truncated = text(&|_| {});
+        let message = refused(truncated[..truncated.len() / 2].to_string());
+        assert!(message.starts_with("not a gametree save file"), "{message}");
+        assert!(matches!(
+            parse_saved::<TicTacToe>(&text(&|g| g.game = GameKind::Kalah), "t"),
+            Err(SaveError::WrongGame { .. })
+        ));
     }
 
     #[test]

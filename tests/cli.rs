@@ -143,8 +143,8 @@ fn tree_prints_one_line_per_node() {
     assert_eq!(nodes[1]["parent"], 0);
 }
 
-#[test]
-fn play_text_mode_plays_at_the_prompt() {
+/// `gametree play tictactoe --text --seed 1` with `input` typed at the prompt: its output.
+fn play_text(input: &[u8]) -> String {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
         .args(["play", "tictactoe", "--text", "--seed", "1"])
@@ -153,15 +153,19 @@ fn play_text_mode_plays_at_the_prompt() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"zz\nb2\nhint\nundo\nquit\n")
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn play_text_mode_plays_at_the_prompt() {
+    let text = play_text(b"zz\nb2\nhint\nundo\nquit\n");
     assert!(text.contains("cannot read move `zz`"), "{text}");
     assert!(text.contains("O plays"), "{text}");
     assert!(text.contains("hint:"), "{text}");
@@ -194,4 +198,315 @@ fn bad_input_is_refused_with_a_clear_message() {
         e.contains("bad.toml: players.second.depth = 99: must be 0..=64"),
         "{e}"
     );
+}
+
+#[test]
+fn engine_flags_out_of_range_are_refused_naming_the_flag() {
+    for command in ["selfplay", "tree"] {
+        let e = refused(&[command, "kalah", "--depth", "99"]);
+        assert!(
+            e.contains("--depth = 99: must be 0..=64 (0 = the game's default)"),
+            "{command}: {e}"
+        );
+        let e = refused(&[command, "kalah", "--threads", "999"]);
+        assert!(
+            e.contains("--threads = 999: must be 0..=256"),
+            "{command}: {e}"
+        );
+        let e = refused(&[command, "kalah", "--time-ms", "99999999"]);
+        assert!(
+            e.contains("--time-ms = 99999999: must be 0..=3600000"),
+            "{e}"
+        );
+        let e = refused(&[command, "kalah", "--evaluator", "magic"]);
+        assert!(
+            e.contains("--evaluator = magic: kalah offers: default, store, linear, tuned"),
+            "{command}: {e}"
+        );
+    }
+    let e = refused(&["play", "kalah", "--text", "--depth", "65"]);
+    assert!(e.contains("--depth = 65"), "{e}");
+    let e = refused(&["tree", "tictactoe", "--max-nodes", "0"]);
+    assert!(e.contains("--max-nodes 0: must be 1..=10000000"), "{e}");
+    let e = refused(&["selfplay", "gomoku", "--size", "20"]);
+    assert!(
+        e.contains("--size 20: size must be a whole number 3..=19"),
+        "{e}"
+    );
+    let e = refused(&["selfplay", "kalah", "--empty-capture", "maybe"]);
+    assert!(e.contains("--empty-capture maybe"), "{e}");
+    let e = refused(&["perft", "dots", "--rows", "0", "--depth", "1"]);
+    assert!(e.contains("--rows 0"), "{e}");
+}
+
+#[test]
+fn illegal_moves_say_which_and_why() {
+    let cases = [
+        (
+            &["solve", "tictactoe", "--moves", "b2 b2"][..],
+            "--moves: move 2 (b2): illegal move b2: b2 is already taken by X",
+        ),
+        (
+            &["perft", "kalah", "--depth", "1", "--moves", "c c"][..],
+            // c ends in South's store: South moves again, and pit c is now empty.
+            "--moves: move 2 (c): illegal move c: South's pit c is empty",
+        ),
+        (
+            &["perft", "dots", "--depth", "1", "--moves", "a1-b1 b1-a1"][..],
+            "--moves: move 2 (b1-a1): illegal move a1-b1: the line a1-b1 is already drawn",
+        ),
+        (
+            &["perft", "gomoku", "--depth", "1", "--moves", "h8 h8"][..],
+            "--moves: move 2 (h8): illegal move h8: h8 already holds a Black stone",
+        ),
+        (
+            &["selfplay", "tictactoe", "--moves", "a1 a2 b1 b2 c1 c2"][..],
+            "--moves: move 6 (c2): illegal move c2: the game is over",
+        ),
+        (
+            &["tree", "kalah", "--pits", "3", "--moves", "a d"][..],
+            "--moves: move 2 (d): cannot read move `d`: a pit a..c or 1..3",
+        ),
+    ];
+    for (args, expected) in cases {
+        let e = refused(args);
+        assert!(e.contains(expected), "{args:?}: {e}");
+    }
+}
+
+fn fixture(name: &str) -> String {
+    format!(
+        "{}/tests/data/config/invalid/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn a_bad_config_file_is_refused_by_every_command() {
+    let unknown = fixture("kalah-unknown-key.toml");
+    let wrong_type = fixture("depth-wrong-type.toml");
+    let range = fixture("kalah-pits-out-of-range.toml");
+    for args in [
+        &["solve", "tictactoe"][..],
+        &["selfplay", "kalah"],
+        &["perft", "dots", "--depth", "1"],
+        &["tree", "gomoku"],
+        &["play", "kalah", "--text"],
+        &["tune", "kalah"],
+        &["tournament", "--game", "tictactoe"],
+    ] {
+        for (file, says) in [
+            (&unknown, "kalah.pitz: unknown key; the known ones are pits"),
+            (
+                &wrong_type,
+                "players.first.depth = \"deep\": must be a whole number",
+            ),
+            (&range, "kalah.pits = 40: must be 1..=12"),
+        ] {
+            let mut full = vec!["--config", file.as_str()];
+            full.extend_from_slice(args);
+            let e = refused(&full);
+            assert!(
+                e.contains(file.as_str()) && e.contains(says),
+                "{full:?}: {e}"
+            );
+        }
+    }
+}
+
+/// Plays the moves of a selfplay through the rules of `game` and returns the final value
+/// for the first player.
+fn replay<G: gametree::engine::Game>(mut game: G, moves: &[String]) -> i32 {
+    game.play_line(&moves.join(" ")).unwrap();
+    game.outcome()
+        .expect("selfplay ends the game")
+        .value_for(gametree::engine::Player::First)
+}
+
+#[test]
+fn selfplay_plays_every_game_legally_to_the_end() {
+    use gametree::games::dots::Dots;
+    use gametree::games::gomoku::{Gomoku, Rule};
+    use gametree::games::kalah::Kalah;
+    use gametree::games::tictactoe::TicTacToe;
+    let run = |args: &[&str]| -> (Vec<String>, serde_json::Value) {
+        let text = ok(args);
+        let lines: Vec<serde_json::Value> = text.lines().map(json).collect();
+        let (last, moves) = lines.split_last().unwrap();
+        for (i, m) in moves.iter().enumerate() {
+            assert_eq!(m["ply"], i + 1);
+            assert!(
+                m["value"].is_i64() && m["nodes"].as_u64().unwrap() > 0,
+                "{m}"
+            );
+            assert!(m["pv"].as_array().is_some_and(|pv| !pv.is_empty()), "{m}");
+        }
+        let moves = moves
+            .iter()
+            .map(|m| m["move"].as_str().unwrap().to_string())
+            .collect();
+        (moves, last.clone())
+    };
+    let (moves, last) = run(&["selfplay", "tictactoe", "--json", "--seed", "3"]);
+    assert_eq!(last["value"], replay(TicTacToe::new(), &moves));
+    let (moves, last) = run(&[
+        "selfplay", "kalah", "--json", "--seed", "3", "--pits", "4", "--stones", "3",
+    ]);
+    assert_eq!(last["value"], replay(Kalah::new(4, 3), &moves));
+    assert_eq!(last["moves"], moves.len());
+    let (moves, last) = run(&[
+        "selfplay", "dots", "--json", "--seed", "3", "--rows", "2", "--cols", "3",
+    ]);
+    assert_eq!(moves.len(), 17, "every line of a 2x3 board drawn");
+    assert_eq!(last["value"], replay(Dots::new(2, 3), &moves));
+    let (moves, last) = run(&[
+        "selfplay",
+        "gomoku",
+        "--json",
+        "--seed",
+        "3",
+        "--size",
+        "6",
+        "--connect",
+        "4",
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(
+        last["value"],
+        replay(Gomoku::new(6, 4, Rule::Freestyle), &moves)
+    );
+    // Text mode prints the result in words.
+    let text = ok(&[
+        "selfplay", "kalah", "--seed", "3", "--pits", "4", "--stones", "3",
+    ]);
+    assert!(text.contains("result: "), "{text}");
+}
+
+#[test]
+fn perft_counts_every_game() {
+    let count = |args: &[&str]| json(ok(args).trim())["nodes"].as_u64().unwrap();
+    // reference/tictactoe.md: 504 sequences of three moves.
+    assert_eq!(
+        count(&["perft", "tictactoe", "--depth", "3", "--json"]),
+        504
+    );
+    // Kalah(6,4): 6 first moves, 35 two-move sequences (tests/kalah.rs golden numbers).
+    assert_eq!(count(&["perft", "kalah", "--depth", "2", "--json"]), 35);
+    // Dots 1x1: every order of drawing its 4 lines.
+    assert_eq!(
+        count(&[
+            "perft", "dots", "--rows", "1", "--cols", "1", "--depth", "4", "--json"
+        ]),
+        24
+    );
+    // Gomoku 4x4: 16 * 15 two-stone sequences.
+    let args = [
+        "perft",
+        "gomoku",
+        "--size",
+        "4",
+        "--connect",
+        "3",
+        "--depth",
+        "2",
+        "--json",
+    ];
+    assert_eq!(count(&args), 240);
+    let v = json(ok(&["perft", "kalah", "--depth", "2", "--divide", "--json"]).trim());
+    assert_eq!(
+        v["divide"]["c"], 5,
+        "c earns another move, from the 5 pits left"
+    );
+}
+
+#[test]
+fn tree_json_flag_is_format_json() {
+    let args = [
+        "tree", "kalah", "--pits", "3", "--stones", "2", "--depth", "3",
+    ];
+    let a = ok(&[&args[..], &["--json"]].concat());
+    let b = ok(&[&args[..], &["--format", "json"]].concat());
+    let (a, b) = (json(a.trim()), json(b.trim()));
+    assert_eq!(a["nodes"], b["nodes"]);
+    assert_eq!(a["best_move"], b["best_move"]);
+}
+
+#[test]
+fn json_times_have_microsecond_precision() {
+    for args in [
+        &["solve", "kalah", "--pits", "3", "--stones", "3", "--json"][..],
+        &["perft", "tictactoe", "--depth", "5", "--json"],
+    ] {
+        let millis = json(ok(args).trim())["millis"].as_f64().unwrap();
+        let micros = millis * 1000.0;
+        assert!((micros - micros.round()).abs() < 1e-6, "{args:?}: {millis}");
+    }
+}
+
+#[test]
+fn play_text_undo_takes_back_the_turn_and_input_may_end() {
+    // No `quit`: the end of the input ends the game quietly.
+    let text = play_text(b"b2\nundo\nmoves\nb2\nb2\n");
+    let turns: Vec<&str> = text.split("X to move> ").collect();
+    assert_eq!(
+        turns.len(),
+        7,
+        "a prompt for each of 5 lines and one more\n{text}"
+    );
+    assert!(turns[1].contains("O plays"), "{text}");
+    // After `undo` the board is empty again: X's move and O's reply are both gone.
+    let board_after_undo = turns[2];
+    assert!(
+        board_after_undo.contains("3  . . .\n2  . . .\n1  . . ."),
+        "{text}"
+    );
+    assert!(
+        turns[3].starts_with("legal: a1 b1 c1 a2 b2 c2 a3 b3 c3"),
+        "{text}"
+    );
+    assert!(
+        turns[5].starts_with("illegal move b2: b2 is already taken by X"),
+        "{text}"
+    );
+    assert_eq!(turns[6], "", "the end of the input ends the game");
+}
+
+#[test]
+fn a_damaged_save_is_refused_naming_the_file() {
+    let dir = std::env::temp_dir().join(format!("gametree-cli-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("damaged.json");
+    std::fs::write(&file, "{\"format\": \"gametree-save\", \"version\": 1").unwrap();
+    let e = refused(&["play", "--load", file.to_str().unwrap()]);
+    assert!(e.contains("damaged.json: not a gametree save file"), "{e}");
+    let e = refused(&["play", "--load", dir.join("missing.json").to_str().unwrap()]);
+    assert!(e.contains("missing.json: cannot be read"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn output_cut_short_by_its_reader_ends_quietly() {
+    // 190 kB of tree: more than a pipe holds, so writing fails once the reader is gone.
+    for args in [
+        &["tree", "tictactoe", "--depth", "9"][..],
+        &[
+            "perft", "dots", "--rows", "3", "--cols", "3", "--depth", "1", "--divide",
+        ],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{err}"
+        );
+    }
 }

@@ -137,9 +137,12 @@ fn drawn_lines_are_refused() {
     let mut g = position(2, 2, "a1-b1");
     let before = g.clone();
     let err = g.try_play(edge(&g, "b1-a1")).unwrap_err();
-    assert!(err.to_string().contains("a1-b1"), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "illegal move a1-b1: the line a1-b1 is already drawn"
+    );
     let err = g.try_play(200).unwrap_err();
-    assert!(err.to_string().contains("not a legal move"), "{err}");
+    assert!(err.to_string().contains("not a line of the board"), "{err}");
     assert_eq!(g, before);
     let err = Dots::new(2, 2).play_line("a1-b1 b2-c2 a1-b1").unwrap_err();
     assert!(err.to_string().starts_with("move 3 (a1-b1)"), "{err}");
@@ -616,7 +619,7 @@ fn move_value<E: Evaluator<Dots>>(g: &Dots, evaluator: &E, mv: Edge, depth: u32)
     let value = if let Some(outcome) = child.outcome() {
         score::terminal::<Dots>(outcome, child.to_move(), 1)
     } else if depth == 1 {
-        evaluator.evaluate(&child)
+        score::evaluate(evaluator, &child)
     } else {
         run(
             &child,
@@ -737,38 +740,8 @@ fn agreement_covers_extra_turns() {
 // Exact values and perft
 // ---------------------------------------------------------------------------------------
 
-/// Exact values of the empty board for the first player, from
-/// `../shared/reference/dots.md` (computed there by two independent exact solvers and by
-/// `OpenSpiel`'s `dots_and_boxes` with `utility_margin=true`).
-const REFERENCE: [((usize, usize), i32); 5] = [
-    ((1, 1), -1),
-    ((1, 2), 0),
-    ((1, 3), -1),
-    ((1, 4), 0),
-    ((2, 2), 2),
-];
-
-fn solve(rows: usize, cols: usize) -> (i32, SearchResult<Edge>) {
-    let g = Dots::new(rows, cols);
-    let r = run(
-        &g,
-        &DotsEval::Chains,
-        Algorithm::AlphaBeta,
-        g.edge_count() as u32,
-        true,
-        false,
-    );
-    (score::game_value::<Dots>(r.value) * g.to_move().sign(), r)
-}
-
-#[test]
-fn small_boards_solve_to_the_reference_values() {
-    for ((rows, cols), value) in REFERENCE {
-        let (solved, r) = solve(rows, cols);
-        assert_eq!(solved, value, "{rows}x{cols} ({} nodes)", r.stats.nodes);
-        assert!(r.completed);
-    }
-}
+// Exact values of small boards: tests/reference.rs solves every entry of
+// tests/data/reference/dots.md.
 
 #[test]
 fn perft_counts_every_order_of_drawing_lines() {

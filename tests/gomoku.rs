@@ -736,8 +736,11 @@ fn perft_golden_numbers() {
     assert!(divided.iter().all(|&(_, n)| n == 15 * 14));
 }
 
+// Exact values of small k-in-a-row boards: tests/reference.rs solves the entries of
+// tests/data/reference/kinarow.md that the Gomoku code can play.
+
 /// The value from the first player's point of view by full-depth alpha-beta over every legal
-/// move (no candidate pruning), with the node count.
+/// move (no candidate pruning), with the node count (for the speed report).
 fn solve(size: usize, connect: usize) -> (i32, u64) {
     let g = game(size, connect, Rule::Freestyle);
     let s = settings(Algorithm::AlphaBeta, (size * size) as u32, true, 0);
@@ -746,21 +749,6 @@ fn solve(size: usize, connect: usize) -> (i32, u64) {
         score::game_value::<Gomoku>(r.value) * g.to_move().sign(),
         r.stats.nodes,
     )
-}
-
-#[test]
-fn exact_values_of_small_k_in_a_row_boards() {
-    // ../shared/reference/kinarow.md (van den Herik, Uiterwijk & van Rijswijck 2002,
-    // Table 3): 3,3,3 = 0; 3,3,2 = +1; 4,4,3 = +1.
-    assert_eq!(solve(3, 3).0, 0);
-    assert_eq!(solve(3, 2).0, 1);
-    assert_eq!(solve(4, 3).0, 1);
-}
-
-#[test]
-fn exact_value_4x4_connect_4_is_a_draw() {
-    // ../shared/reference/kinarow.md: 4,4,4 = 0.
-    assert_eq!(solve(4, 4).0, 0);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ use gametree::games::gomoku::{Gomoku, GomokuOptions};
 use gametree::games::kalah::{Kalah, KalahOptions};
 use gametree::games::tictactoe::TicTacToe;
 use gametree::games::{GameOptions, Playable};
+use std::fmt::Write as _;
+
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -94,14 +96,25 @@ fn run<G: Game, E: Evaluator<G>>(
     depth: u32,
     ordering: bool,
 ) -> SearchResult<G::Move> {
+    run_ties(game, eval, algorithm, depth, ordering, false)
+}
+
+fn run_ties<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    algorithm: Algorithm,
+    depth: u32,
+    ordering: bool,
+    random_ties: bool,
+) -> SearchResult<G::Move> {
     let settings = SearchSettings {
         algorithm,
         depth,
         ordering,
-        random_ties: false,
+        random_ties,
         ..SearchSettings::default()
     };
-    let mut rng = SmallRng::seed_from_u64(0);
+    let mut rng = SmallRng::seed_from_u64(u64::from(depth));
     search(
         game,
         eval,
@@ -134,7 +147,7 @@ fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
             // Searched as a node of its own at depth - 1 (0 = evaluate), from the mover's side.
             let v = match child.outcome() {
                 Some(o) => score::terminal::<G>(o, child.to_move(), 1),
-                None => eval.evaluate(&child),
+                None => score::evaluate(eval, &child),
             };
             if child.to_move() == game.to_move() {
                 v
@@ -159,6 +172,24 @@ fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
             child_value, reference.value,
             "move {best:?} depth {depth}\n{game}"
         );
+        // With random ties on, alpha-beta finds exactly minimax's best root moves (equal
+        // means equal exact values, not bounds) and picks one of them.
+        let tied = run_ties(game, eval, Algorithm::AlphaBeta, depth, ordering, true);
+        assert_eq!(
+            tied.value, reference.value,
+            "random ties, depth {depth}\n{game}"
+        );
+        let sorted = |moves: &[G::Move]| {
+            let mut v: Vec<usize> = moves.iter().map(|&m| game.move_index(m)).collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(
+            sorted(&tied.ties),
+            sorted(&reference.ties),
+            "tied root moves, depth {depth} ordering {ordering}\n{game}"
+        );
+        assert!(tied.ties.contains(&tied.best.expect("a move")));
     }
 }
 
@@ -184,6 +215,13 @@ fn gomoku(size: usize, connect: usize, standard: bool) -> Gomoku {
     Gomoku::new_game(&options)
 }
 
+/// Lines drawn for a position `fill` of the way through a `rows` x `cols` game: mid-game
+/// positions, where boxes with three sides (and so extra turns) are common.
+fn dots_plies(rows: u32, cols: u32, fill: f64) -> usize {
+    let lines = 2 * rows * cols + rows + cols;
+    (fill * f64::from(lines)) as usize
+}
+
 fn dots(rows: u32, cols: u32) -> Dots {
     let mut options = DotsOptions::default();
     options.set("rows", &rows.to_string()).unwrap();
@@ -192,7 +230,7 @@ fn dots(rows: u32, cols: u32) -> Dots {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn tictactoe_contract(seed in any::<u64>()) {
@@ -233,8 +271,8 @@ proptest! {
     }
 
     #[test]
-    fn dots_agreement(seed in any::<u64>(), rows in 1u32..=3, cols in 1u32..=3, plies in 0usize..20, depth in 1u32..=4) {
-        let game = random_position(dots(rows, cols), plies, seed);
+    fn dots_agreement(seed in any::<u64>(), rows in 1u32..=3, cols in 1u32..=3, fill in 0.3f64..0.95, depth in 1u32..=4) {
+        let game = random_position(dots(rows, cols), dots_plies(rows, cols, fill), seed);
         check_agreement(&game, &HashEval, depth);
         for name in Dots::EVALUATORS {
             let eval = Dots::evaluator(&DotsOptions::default(), name).unwrap();
@@ -247,5 +285,201 @@ proptest! {
         let game = random_position(TicTacToe::new(), plies, seed);
         check_agreement(&game, &HashEval, depth);
         check_agreement(&game, &gametree::games::tictactoe::LinesEval, depth);
+    }
+}
+
+/// Does some line of at most `depth` moves from `game` let a player move twice in a row?
+fn extra_turn_within<G: Game>(game: &mut G, depth: u32) -> bool {
+    if depth == 0 || game.outcome().is_some() {
+        return false;
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    moves.into_iter().any(|mv| {
+        let mover = game.to_move();
+        let undo = game.play(mv);
+        let found = game.to_move() == mover || extra_turn_within(game, depth - 1);
+        game.undo(mv, undo);
+        found
+    })
+}
+
+/// How many of `samples` positions drawn like the agreement properties draw them hold an
+/// extra turn at the root (the side to move can move again at once) and within the depth
+/// searched: `(samples, at_root, within_depth)`.
+fn extra_turn_census<G: Game>(
+    samples: usize,
+    mut draw: impl FnMut(&mut SmallRng) -> (G, u32),
+) -> (usize, usize, usize) {
+    let mut rng = SmallRng::seed_from_u64(2024);
+    let (mut at_root, mut within) = (0, 0);
+    for _ in 0..samples {
+        let (mut game, depth) = draw(&mut rng);
+        at_root += usize::from(extra_turn_within(&mut game, 1));
+        within += usize::from(extra_turn_within(&mut game, depth));
+    }
+    (samples, at_root, within)
+}
+
+#[test]
+fn the_agreement_positions_contain_extra_turns() {
+    // The same distributions as kalah_agreement and dots_agreement above.
+    let kalah = extra_turn_census(400, |rng| {
+        let game = kalah(
+            rng.random_range(1..=6),
+            rng.random_range(1..=4),
+            rng.random(),
+        );
+        let plies = rng.random_range(0..12);
+        (
+            random_position(game, plies, rng.random()),
+            rng.random_range(1..=4),
+        )
+    });
+    let dots = extra_turn_census(400, |rng| {
+        let (rows, cols) = (rng.random_range(1..=3), rng.random_range(1..=3));
+        let game = dots(rows, cols);
+        let plies = dots_plies(rows, cols, rng.random_range(0.3..0.95));
+        (
+            random_position(game, plies, rng.random()),
+            rng.random_range(1..=4),
+        )
+    });
+    println!("Kalah (samples, extra turn at the root, within the depth): {kalah:?}");
+    println!("Dots and Boxes: {dots:?}");
+    for (name, (samples, at_root, within)) in [("Kalah", kalah), ("Dots", dots)] {
+        assert!(
+            at_root * 4 >= samples,
+            "{name}: {at_root} of {samples} at the root"
+        );
+        assert!(
+            within * 5 >= samples * 2,
+            "{name}: {within} of {samples} within the depth"
+        );
+    }
+}
+
+/// Reading a move never panics, and whatever it reads formats back to the same move.
+fn check_notation<G: Game>(game: &G, text: &str) {
+    if let Ok(mv) = game.parse_move(text) {
+        let written = game.format_move(mv);
+        assert_eq!(game.parse_move(&written), Ok(mv), "{text:?} -> {written:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_text_is_read_as_a_move_or_refused(
+        text in prop_oneof![
+            "\\PC{0,8}",
+            "[a-zA-Z]{1,2}[0-9]{1,3}",
+            "[a-z][0-9]{1,2}-[a-z][0-9]{1,2}",
+            "[hvHV][0-9]{1,2},[0-9]{1,2}",
+            "[0-9]{1,3}",
+        ],
+    ) {
+        check_notation(&TicTacToe::new(), &text);
+        check_notation(&gomoku(15, 5, false), &text);
+        check_notation(&gomoku(19, 5, false), &text);
+        check_notation(&kalah(12, 4, false), &text);
+        check_notation(&kalah(1, 4, false), &text);
+        check_notation(&dots(9, 9), &text);
+        check_notation(&dots(1, 2), &text);
+    }
+
+    #[test]
+    fn any_text_is_read_as_input_files_or_refused(text in "\\PC{0,200}") {
+        // Config, tournament and save files, and --entrant flags: an error, never a panic.
+        let _ = gametree::config::Config::parse(&text, "fuzz.toml");
+        let _ = gametree::tournament::entrants::TournamentSpec::parse(&text, "fuzz.toml", None);
+        let _ = gametree::tournament::entrants::parse_entrant_flag(&text);
+        let _ = gametree::session::peek_saved(&text);
+        let _ = gametree::session::parse_saved::<Kalah>(&text, "fuzz.json");
+    }
+}
+
+/// `(section, key)` pairs of config.toml, and one that does not exist.
+const SECTION_KEYS: [(&str, &str); 22] = [
+    ("kalah", "pits"),
+    ("kalah", "stones"),
+    ("kalah", "empty_capture"),
+    ("kalah", "depth"),
+    ("kalah.linear", "store"),
+    ("kalah.linear", "pits"),
+    ("kalah.tuned", "opponent_pits"),
+    ("gomoku", "size"),
+    ("gomoku", "connect"),
+    ("gomoku", "rule"),
+    ("gomoku", "candidates"),
+    ("gomoku", "depth"),
+    ("dots", "rows"),
+    ("dots", "cols"),
+    ("dots", "depth"),
+    ("tictactoe", "depth"),
+    ("players.first", "depth"),
+    ("players.second", "threads"),
+    ("players.second", "time_ms"),
+    ("tree", "max_nodes"),
+    ("ui", "engine_pace_ms"),
+    ("dots", "size"),
+];
+const VALUES: [&str; 18] = [
+    "-1",
+    "0",
+    "1",
+    "2",
+    "3",
+    "7",
+    "9",
+    "12",
+    "19",
+    "20",
+    "400",
+    "99999999999",
+    "1.5",
+    "nan",
+    "\"standard\"",
+    "true",
+    "[]",
+    "[0.5, 2.0]",
+];
+
+/// Builds game `G` from a config that was accepted and plays a few moves: options that pass
+/// validation must make a playable game.
+fn accepted_config_plays<G: Playable>(config: &gametree::config::Config) {
+    let options = config
+        .game_options::<G>()
+        .expect("validated with the config");
+    let mut game = G::new_game(&options);
+    let mut moves = Vec::new();
+    for _ in 0..3 {
+        game.legal_moves(&mut moves);
+        let Some(&mv) = moves.first() else { break };
+        game.try_play(mv).expect("a legal move");
+    }
+    let _ = G::evaluator(&options, "default").expect("every game has a default evaluator");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn config_files_are_refused_or_make_playable_games(
+        lines in prop::collection::vec((0..SECTION_KEYS.len(), 0..VALUES.len()), 1..4),
+    ) {
+        let mut text = String::new();
+        for (k, v) in lines {
+            let (section, key) = SECTION_KEYS[k];
+            let _ = writeln!(text, "[{section}]\n{key} = {}", VALUES[v]);
+        }
+        // Repeated tables are a TOML error: refused like any other.
+        if let Ok(config) = gametree::config::Config::parse(&text, "fuzz.toml") {
+            accepted_config_plays::<TicTacToe>(&config);
+            accepted_config_plays::<Gomoku>(&config);
+            accepted_config_plays::<Kalah>(&config);
+            accepted_config_plays::<Dots>(&config);
+        }
     }
 }

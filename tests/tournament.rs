@@ -192,7 +192,7 @@ fn bad_entrant_files_name_the_entrant_and_the_field() {
         ),
         (
             "evaluator = \"lines\"\nweights = { x = 1.0 }\n",
-            "t.toml: entrant 2 (\"b\").options: unknown field `lines`",
+            "t.toml: entrant 2 (\"b\").options.lines: unknown key; the known ones are depth",
         ),
         (
             "options = { depth = 12 }\n",
@@ -568,4 +568,75 @@ fn the_example_files_are_valid() {
         .game_options::<gametree::games::kalah::Kalah>()
         .unwrap();
     assert_eq!(options.linear, t.entrants[3].options.linear);
+}
+
+#[test]
+fn an_unwritable_games_file_is_refused_before_any_game() {
+    // 200,000 games are scheduled: only a refusal before the first one ends this quickly.
+    let o = gametree(&[
+        "tournament",
+        "--game",
+        "kalah",
+        "--entrant",
+        "name=a,depth=6",
+        "--entrant",
+        "name=b,depth=6",
+        "--games",
+        "100000",
+        "--games-out",
+        "/nonexistent-dir/games.txt",
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--games-out /nonexistent-dir/games.txt"),
+        "{err}"
+    );
+    let o = gametree(&[
+        "tournament",
+        "examples/tictactoe-tournament.toml",
+        "--jobs",
+        "5000",
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--jobs 5000: must be 0..=1024"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_cleanly_and_prints_the_standings_so_far() {
+    use std::process::Stdio;
+    let child = Command::new(env!("CARGO_BIN_EXE_gametree"))
+        .args([
+            "tournament",
+            "--game",
+            "kalah",
+            "--entrant",
+            "name=shallow,depth=2",
+            "--entrant",
+            "name=deep,depth=4",
+            "--games",
+            "100000",
+            "--jobs",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Let it install its handler and play a few games, then press Ctrl-C.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("stopped by Ctrl-C after") && text.contains("of 200000 games"),
+        "{text}"
+    );
+    assert!(text.contains("Elo vs shallow (95%)"), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("results so far follow"));
 }

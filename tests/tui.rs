@@ -47,6 +47,13 @@ fn config(first_human: bool, second_human: bool) -> Config {
     config.players.second.kind = kind(second_human);
     config.players.first.seed = Some(1);
     config.players.second.seed = Some(2);
+    // Depth-limited alpha-beta: these tests are about the program, and want searches that
+    // are quick and the same on every run (no time limit).
+    for side in [&mut config.players.first, &mut config.players.second] {
+        side.algorithm = gametree::engine::search::Algorithm::AlphaBeta;
+        side.time_ms = 0;
+        side.threads = 1;
+    }
     config
 }
 
@@ -1068,11 +1075,12 @@ fn setup_chooses_game_sides_and_engine_settings_then_starts() {
     assert_eq!(state.config.players.second.kind, PlayerKind::Human);
     // Per-side settings: Right picks the second column, Space changes the value.
     select(&mut state, Row::Algorithm);
+    let all = gametree::engine::search::Algorithm::ALL;
+    let before = state.config.players.second.algorithm;
+    let next = all[(all.iter().position(|&a| a == before).unwrap() + 1) % all.len()];
     press(&mut state, &[KeyCode::Right, KeyCode::Char(' ')]);
-    assert_eq!(
-        state.config.players.second.algorithm,
-        gametree::engine::search::Algorithm::Minimax
-    );
+    assert_eq!(state.config.players.second.algorithm, next);
+    assert_ne!(next, before);
     select(&mut state, Row::RandomTies);
     press(&mut state, &[KeyCode::Left, KeyCode::Char(' ')]);
     assert!(!state.config.players.first.random_ties);
@@ -1943,8 +1951,21 @@ fn comparing_the_algorithms_shows_counts_side_by_side_and_whether_they_agree() {
         }
     )));
     serve(&mut app, &config, fx);
-    let searches = comparison(&app.settings[Player::Second.index()]);
+    let searches = comparison(&app.settings[Player::Second.index()], 4);
     assert_eq!(app.trees.trees.len(), searches.len());
+    // A time-limited full engine has no depth of its own: the game's default is used.
+    let timed = SearchSettings {
+        algorithm: Algorithm::Full,
+        depth: score::MAX_PLY as u32,
+        time_ms: 1000,
+        ..SearchSettings::default()
+    };
+    assert_eq!(gametree::tui::worker::comparison_depth(&timed, 8), 8);
+    assert_eq!(
+        gametree::tui::worker::comparison_depth(&app.settings[1], 8),
+        4
+    );
+    assert!(searches.iter().all(|(_, s)| s.depth == 4 && s.time_ms == 0));
     // Minimax, alpha-beta without and with ordering first; then whatever else the engine has.
     assert_eq!(searches[0].1.algorithm, Algorithm::Minimax);
     assert_eq!(searches[1].1.algorithm, Algorithm::AlphaBeta);
@@ -2080,7 +2101,7 @@ fn verdict_of(
     minimax: (u8, i32, u64, Vec<u8>, bool),
     others: &(u8, i32, u64, Vec<u8>, bool),
 ) -> (App<TicTacToe>, String, bool) {
-    let n = comparison(&SearchSettings::default()).len();
+    let n = comparison(&SearchSettings::default(), 2).len();
     let mut app = new_app::<TicTacToe>(&config(true, true));
     let mut answers = vec![minimax];
     answers.extend((1..n).map(|_| others.clone()));

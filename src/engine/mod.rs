@@ -1,12 +1,15 @@
 //! The game-agnostic engine: the [`Game`] and [`Evaluator`] traits and the searches over them.
 //! It knows nothing about any particular game, the terminal or the command line.
 
+pub mod full;
 pub mod limits;
+pub mod ordering;
 pub mod perft;
 pub mod score;
 pub mod search;
 pub mod stats;
 pub mod tree;
+pub mod tt;
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
@@ -169,8 +172,43 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
         0
     }
 
+    /// Points not yet banked (stones in Kalah's pits, boxes nobody owns): the final margin
+    /// lies within this many points of [`Game::banked`]. The search clamps evaluations to
+    /// that range and prunes nodes whose whole range lies outside the window. `None` (the
+    /// default) when the game does not know such a bound.
+    fn unbanked(&self) -> Option<i32> {
+        None
+    }
+
     /// A dense index of `mv`, below [`Game::move_space`] (for killer and history tables).
     fn move_index(&self, mv: Self::Move) -> usize;
+
+    /// The index under which the transposition table keeps `mv` as this position's best
+    /// move: [`Game::move_index`] seen in the orientation that [`Game::hash`] is canonical
+    /// in. Games whose hash folds board symmetries map the move the same way, so that a
+    /// stored move means the same move in every symmetric position.
+    fn table_move_index(&self, mv: Self::Move) -> usize {
+        self.move_index(mv)
+    }
+
+    /// True when [`Game::order_hint`] is worth using instead of evaluating each child.
+    const ORDER_HINTS: bool = false;
+
+    /// A cheap guess of how good `mv` is for the side to move (higher first), computed
+    /// without playing it: Kalah's extra turns and captures, Dots and Boxes' completed and
+    /// offered boxes. Used for ordering by the full engine when [`Game::ORDER_HINTS`] is set.
+    fn order_hint(&self, mv: Self::Move) -> i32 {
+        let _ = mv;
+        0
+    }
+
+    /// For exact solving only: fills `out` with legal moves among which some move is
+    /// optimal in the game-theoretic sense (a rule such as "always take a free box"); the
+    /// default is every legal move. Depth-limited searches never use it, since such rules
+    /// hold for the true game value, not for evaluations at a horizon.
+    fn solver_moves(&self, out: &mut Vec<Self::Move>) {
+        self.legal_moves(out);
+    }
 
     /// The number of distinct move indexes for this game's configuration.
     fn move_space(&self) -> usize;

@@ -1,7 +1,7 @@
 //! Search scores: plain `i32`s from the side to move's point of view, with a band at the top
 //! and bottom for won and lost games that records how far away the end is.
 
-use super::{Game, Outcome, Player, Scoring};
+use super::{Evaluator, Game, Outcome, Player, Scoring};
 
 /// The score of a win found at the root itself; a win `n` moves ahead scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;
@@ -33,6 +33,31 @@ pub fn terminal<G: Game>(outcome: Outcome, to_move: Player, ply: u32) -> i32 {
         },
         Scoring::Margin => value * MARGIN_UNIT,
     }
+}
+
+/// `evaluator`'s value of `game` (not over), from the side to move. For margin games it is
+/// clamped to what can still happen: the banked margin plus or minus every unbanked point
+/// ([`Game::unbanked`]). Every search evaluates through here, so they agree with each other
+/// and the full engine may prune by those bounds.
+#[inline]
+pub fn evaluate<G: Game, E: Evaluator<G>>(evaluator: &E, game: &G) -> i32 {
+    let value = evaluator.evaluate(game);
+    match margin_range(game) {
+        Some((low, high)) => value.clamp(low, high),
+        None => value,
+    }
+}
+
+/// For margin games that know their unbanked points: the lowest and highest scores the side
+/// to move can still end with.
+#[inline]
+pub fn margin_range<G: Game>(game: &G) -> Option<(i32, i32)> {
+    if G::SCORING != Scoring::Margin {
+        return None;
+    }
+    let banked = game.banked() * game.to_move().sign();
+    let open = game.unbanked()?;
+    Some(((banked - open) * MARGIN_UNIT, (banked + open) * MARGIN_UNIT))
 }
 
 /// The game value a score stands for, in the game's own units: +1/0/-1 for win/loss games,

@@ -25,18 +25,27 @@ pub enum Algorithm {
     /// Alpha-beta (negamax, fail-soft), with optional move ordering.
     #[serde(rename = "alphabeta")]
     AlphaBeta,
+    /// The full engine: iterative deepening, transposition table, PVS, aspiration windows,
+    /// killer and history ordering, time control and threads (see [`super::full`]).
+    Full,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order menus show them.
-    pub const ALL: [Self; 2] = [Self::Minimax, Self::AlphaBeta];
+    pub const ALL: [Self; 3] = [Self::Minimax, Self::AlphaBeta, Self::Full];
 
     /// The name used in config files and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Self::Minimax => "minimax",
             Self::AlphaBeta => "alphabeta",
+            Self::Full => "full",
         }
+    }
+
+    /// Whether the algorithm prunes (alpha-beta and the full engine do, minimax does not).
+    pub fn prunes(self) -> bool {
+        self != Self::Minimax
     }
 }
 
@@ -53,18 +62,23 @@ impl std::str::FromStr for Algorithm {
         Self::ALL
             .into_iter()
             .find(|a| a.name() == s)
-            .ok_or_else(|| format!("unknown algorithm `{s}`: expected one of minimax, alphabeta"))
+            .ok_or_else(|| {
+                format!("unknown algorithm `{s}`: expected one of minimax, alphabeta, full")
+            })
     }
 }
 
 /// How one search is run.
+// Independent switches, each measured on its own: not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchSettings {
     /// The algorithm.
     pub algorithm: Algorithm,
-    /// Moves to look ahead (an extra turn is a move of its own). At least 1.
+    /// Moves to look ahead (an extra turn is a move of its own). At least 1. The full engine
+    /// deepens up to it (and stops earlier on time or once the value is proven).
     pub depth: u32,
-    /// Sort children by static evaluation before searching them (alpha-beta only).
+    /// Sort children by static evaluation before searching them (alpha-beta and full).
     pub ordering: bool,
     /// Pick at random among root moves of exactly equal value; otherwise the first in
     /// move-generation order.
@@ -79,6 +93,19 @@ pub struct SearchSettings {
     pub tt_mb: usize,
     /// Search threads (iterative-deepening engine); 0 = one per core.
     pub threads: usize,
+    /// Full engine: use the transposition table (values and its move for ordering).
+    pub tt: bool,
+    /// Full engine: killer moves in the ordering.
+    pub killers: bool,
+    /// Full engine: the history heuristic in the ordering.
+    pub history: bool,
+    /// Full engine: principal variation search (null windows after the first move).
+    pub pvs: bool,
+    /// Full engine: aspiration windows around the previous iteration's value.
+    pub aspiration: bool,
+    /// Exact solving (full engine): the game's value-preserving pruning rules
+    /// ([`Game::solver_moves`]) apply. Only for searches to the end of the game.
+    pub solve: bool,
 }
 
 impl Default for SearchSettings {
@@ -92,6 +119,12 @@ impl Default for SearchSettings {
             time_ms: 0,
             tt_mb: 64,
             threads: 1,
+            tt: true,
+            killers: true,
+            history: true,
+            pvs: true,
+            aspiration: true,
+            solve: false,
         }
     }
 }
@@ -134,6 +167,11 @@ where
     E: Evaluator<G>,
     O: SearchObserver<G::Move>,
 {
+    if settings.algorithm == Algorithm::Full {
+        return super::full::search(
+            game, evaluator, settings, rng, observer, stop, progress, None,
+        );
+    }
     let started = Instant::now();
     let mut searcher = Searcher {
         evaluator,
@@ -153,6 +191,30 @@ where
     result.stats.elapsed = started.elapsed();
     progress(&result);
     result
+}
+
+/// Plays `mv`, searches the child with `search(child, alpha, beta)` and takes the move back,
+/// applying the sign rule: the one place it lives, shared by every search here. When the
+/// side to move is unchanged (an extra turn) the child is searched with the same window and
+/// its value kept; otherwise the window is negated and swapped and the value negated.
+/// Returns the child's value from the mover's side.
+#[inline]
+pub fn search_child<G: Game>(
+    game: &mut G,
+    mv: G::Move,
+    alpha: i32,
+    beta: i32,
+    mut search: impl FnMut(&mut G, i32, i32) -> i32,
+) -> i32 {
+    let mover = game.to_move();
+    let undo = game.play(mv);
+    let value = if game.to_move() == mover {
+        search(game, alpha, beta)
+    } else {
+        -search(game, -beta, -alpha)
+    };
+    game.undo(mv, undo);
+    value
 }
 
 struct Searcher<'a, G: Game, E, O> {
@@ -206,7 +268,7 @@ where
                     score::terminal::<G>(outcome, game.to_move(), ply as u32 + 1)
                 } else {
                     self.stats.order_evals += 1;
-                    self.evaluator.evaluate(game)
+                    score::evaluate(self.evaluator, game)
                 };
                 let key = if game.to_move() == mover {
                     child_value
@@ -242,7 +304,7 @@ where
     }
 
     /// Searches the child reached by `mv` with the window `[alpha, beta]` seen from the
-    /// mover, applying the sign rule. Returns the child's value from the mover's side.
+    /// mover. Returns the child's value from the mover's side.
     fn child(
         &mut self,
         game: &mut G,
@@ -252,20 +314,14 @@ where
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        let mover = game.to_move();
-        let undo = game.play(mv);
-        let value = if game.to_move() == mover {
+        search_child(game, mv, alpha, beta, |game, alpha, beta| {
             self.node(game, Some(mv), depth - 1, ply + 1, alpha, beta)
-        } else {
-            -self.node(game, Some(mv), depth - 1, ply + 1, -beta, -alpha)
-        };
-        game.undo(mv, undo);
-        value
+        })
     }
 
     fn root(&mut self, game: &mut G, rng: &mut impl Rng) -> SearchResult<G::Move> {
         let depth = self.settings.depth.max(1);
-        let prune = self.settings.algorithm == Algorithm::AlphaBeta;
+        let prune = self.settings.algorithm.prunes();
         self.stats.nodes += 1;
         self.observer
             .enter(None, depth, game.to_move(), -INFINITY, INFINITY);
@@ -360,7 +416,7 @@ where
         if self.stopped {
             return 0;
         }
-        let prune = self.settings.algorithm == Algorithm::AlphaBeta;
+        let prune = self.settings.algorithm.prunes();
         let (alpha, beta) = if prune {
             (alpha, beta)
         } else {
@@ -377,7 +433,7 @@ where
         }
         if depth == 0 {
             self.stats.leaf_evals += 1;
-            let value = self.evaluator.evaluate(game);
+            let value = score::evaluate(self.evaluator, game);
             self.observer.leave(value, Bound::Exact, 0);
             return value;
         }

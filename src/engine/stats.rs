@@ -17,6 +17,13 @@ pub struct SearchStats {
     pub cutoffs: u64,
     /// Evaluator calls spent on ordering moves (not counted as nodes).
     pub order_evals: u64,
+    /// Transposition-table probes that found an entry for the position (full engine).
+    pub tt_hits: u64,
+    /// Nodes answered by the table without being searched (full engine).
+    pub tt_cutoffs: u64,
+    /// Nodes of margin games cut because no result still possible could reach into the
+    /// window (full engine).
+    pub bound_cutoffs: u64,
     /// Depth searched (moves from the root).
     pub depth: u32,
     /// Wall time of the search.
@@ -44,15 +51,24 @@ impl SearchStats {
         self.elapsed.as_secs_f64() * 1000.0
     }
 
-    /// Adds another search's counters to these (threads, or several searches of one game).
+    /// Adds another search's counters to these (several searches of one game): counts and
+    /// times add up, the depth is the deeper one.
     pub fn merge(&mut self, other: &Self) {
+        self.merge_counts(other);
+        self.depth = self.depth.max(other.depth);
+        self.elapsed += other.elapsed;
+    }
+
+    /// Adds another thread's counters of the same search (depth and time stay).
+    pub fn merge_counts(&mut self, other: &Self) {
         self.nodes += other.nodes;
         self.leaf_evals += other.leaf_evals;
         self.terminals += other.terminals;
         self.cutoffs += other.cutoffs;
         self.order_evals += other.order_evals;
-        self.depth = self.depth.max(other.depth);
-        self.elapsed += other.elapsed;
+        self.tt_hits += other.tt_hits;
+        self.tt_cutoffs += other.tt_cutoffs;
+        self.bound_cutoffs += other.bound_cutoffs;
     }
 }
 

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::score::MARGIN_UNIT;
 use crate::engine::{Evaluator, Game, Outcome, Player, Scoring};
-use crate::error::{ConfigError, ParseMoveError};
+use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 
 /// The most boxes along either side of the board.
 pub const MAX_SIDE: usize = 9;
@@ -36,10 +36,98 @@ pub const MAX_EDGES: usize = 2 * MAX_SIDE * (MAX_SIDE + 1);
 
 /// 64-bit words of the drawn-line bitset.
 const WORDS: usize = MAX_EDGES.div_ceil(64);
-/// Key `edge` for a drawn line, the last key for "second player to move". Boxes won are not
-/// hashed: they are banked points (see [`Game::banked`]).
-static KEYS: [u64; MAX_EDGES + 1] = zobrist_keys(4);
-const SIDE_KEY: usize = MAX_EDGES;
+/// Key `edge` for a drawn line. Neither the boxes won (banked points, see [`Game::banked`])
+/// nor the side to move are hashed: what is still to be won from a position depends on its
+/// lines alone, whoever is to move, so the transposition table keeps one entry for both.
+static KEYS: [u64; MAX_EDGES] = zobrist_keys(4);
+
+/// The board's symmetries: the identity, the two mirrors, the half turn, and on square
+/// boards the four that swap rows and columns.
+const SYMMETRIES: usize = 8;
+
+/// `SYMMETRY[size][s][edge]`: the line that `edge` becomes under symmetry `s` on the board
+/// `size = (rows - 1) * MAX_SIDE + cols - 1`. Built once, on first use.
+static SYMMETRY: std::sync::LazyLock<Vec<[[Edge; MAX_EDGES]; SYMMETRIES]>> =
+    std::sync::LazyLock::new(|| {
+        let mut tables = Vec::with_capacity(MAX_SIDE * MAX_SIDE);
+        for rows in 1..=MAX_SIDE {
+            for cols in 1..=MAX_SIDE {
+                tables.push(symmetry_table(rows, cols));
+            }
+        }
+        tables
+    });
+
+/// The permutations of the lines of a `rows` x `cols` board under its symmetries; the
+/// row-column swaps of a non-square board are left as the identity (and never used).
+fn symmetry_table(rows: usize, cols: usize) -> [[Edge; MAX_EDGES]; SYMMETRIES] {
+    let mut table = [[0; MAX_EDGES]; SYMMETRIES];
+    let board = Geometry { rows, cols };
+    for (s, perm) in table.iter_mut().enumerate() {
+        for (e, image) in perm.iter_mut().enumerate().take(board.edge_count()) {
+            *image = if s >= 4 && rows != cols {
+                e as Edge
+            } else {
+                board.transform(e, s) as Edge
+            };
+        }
+    }
+    table
+}
+
+/// Line numbering of a board, without a position: what the symmetry tables need.
+#[derive(Clone, Copy)]
+struct Geometry {
+    rows: usize,
+    cols: usize,
+}
+
+impl Geometry {
+    fn edge_count(self) -> usize {
+        2 * self.rows * self.cols + self.rows + self.cols
+    }
+
+    fn horizontal_count(self) -> usize {
+        (self.rows + 1) * self.cols
+    }
+
+    /// The dots a line joins, `(row, col)`.
+    fn ends(self, e: usize) -> [(usize, usize); 2] {
+        let horizontal = self.horizontal_count();
+        if e < horizontal {
+            let (row, col) = (e / self.cols, e % self.cols);
+            [(row, col), (row, col + 1)]
+        } else {
+            let v = e - horizontal;
+            let (row, col) = (v / (self.cols + 1), v % (self.cols + 1));
+            [(row, col), (row + 1, col)]
+        }
+    }
+
+    /// The line joining two neighbouring dots (in any order).
+    fn line(self, a: (usize, usize), b: (usize, usize)) -> usize {
+        let (low, high) = if a <= b { (a, b) } else { (b, a) };
+        if low.0 == high.0 {
+            low.0 * self.cols + low.1
+        } else {
+            let _ = high;
+            self.horizontal_count() + low.0 * (self.cols + 1) + low.1
+        }
+    }
+
+    /// Where dot `(row, col)` goes under symmetry `s` (bit 0: mirror the columns, bit 1:
+    /// mirror the rows, bit 2: swap rows and columns afterwards; square boards only).
+    fn dot(self, (row, col): (usize, usize), s: usize) -> (usize, usize) {
+        let col = if s & 1 != 0 { self.cols - col } else { col };
+        let row = if s & 2 != 0 { self.rows - row } else { row };
+        if s & 4 != 0 { (col, row) } else { (row, col) }
+    }
+
+    fn transform(self, e: usize, s: usize) -> usize {
+        let [a, b] = self.ends(e);
+        self.line(self.dot(a, s), self.dot(b, s))
+    }
+}
 /// Marks "no box here" beside a line on the border.
 const NO_BOX: u8 = u8::MAX;
 
@@ -96,7 +184,9 @@ pub struct DotsUndo {
 ///
 /// Lines are a bitset over [`Edge`] indexes; each box keeps how many of its sides are drawn,
 /// and each player a bitset of the boxes they won (box `row * cols + col`, row 0 at the
-/// bottom). The hash covers the drawn lines and the side to move, not who owns the boxes.
+/// bottom). The hash covers the drawn lines only (not who owns the boxes, not the side to
+/// move), folded over the board's symmetries: it is the smallest of the hashes of the
+/// symmetric images, so symmetric positions share transposition-table entries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dots {
     rows: u8,
@@ -110,7 +200,12 @@ pub struct Dots {
     boxes: [u128; 2],
     to_move: Player,
     last_move: Option<Edge>,
-    hash: u64,
+    /// The hash of the lines under each symmetry (see [`Dots::hash_of`]).
+    hashes: [u64; SYMMETRIES],
+    /// How many of `hashes` are symmetries of this board (4, or 8 when it is square).
+    symmetries: u8,
+    /// This board's line permutations, one per symmetry.
+    symmetry: &'static [[Edge; MAX_EDGES]; SYMMETRIES],
     /// The boxes on either side of each line ([`NO_BOX`] beyond the border); depends only on
     /// the board size and saves divisions in `play`.
     neighbours: [[u8; 2]; MAX_EDGES],
@@ -137,7 +232,9 @@ impl Dots {
             boxes: [0; 2],
             to_move: Player::First,
             last_move: None,
-            hash: 0,
+            hashes: [0; SYMMETRIES],
+            symmetries: if rows == cols { 8 } else { 4 },
+            symmetry: &SYMMETRY[(rows - 1) * MAX_SIDE + cols - 1],
             neighbours: [[NO_BOX; 2]; MAX_EDGES],
         };
         for edge in 0..game.edge_count() {
@@ -325,6 +422,47 @@ impl Dots {
         (self.rows() + 1) * self.cols()
     }
 
+    /// Draws or erases `edge` in the hash of every symmetric image.
+    #[inline]
+    fn toggle_hashes(&mut self, e: usize) {
+        for s in 0..SYMMETRIES {
+            self.hashes[s] ^= KEYS[self.symmetry[s][e] as usize];
+        }
+    }
+
+    /// The symmetry whose image has the smallest hash: the canonical orientation.
+    #[inline]
+    fn canonical_symmetry(&self) -> usize {
+        let mut best = 0;
+        for s in 1..usize::from(self.symmetries) {
+            if self.hashes[s] < self.hashes[best] {
+                best = s;
+            }
+        }
+        best
+    }
+
+    /// The line completing a box that can be taken for free (see [`Game::solver_moves`]).
+    fn free_capture(&self) -> Option<Edge> {
+        for b in 0..self.rows() * self.cols() {
+            if self.sides[b] != 3 {
+                continue;
+            }
+            let (row, col) = (b / self.cols(), b % self.cols());
+            let missing = self
+                .box_edges_unchecked(row, col)
+                .into_iter()
+                .find(|&e| !self.is_drawn(e))?;
+            let across = self.neighbours[missing as usize]
+                .into_iter()
+                .find(|&n| n != NO_BOX && n as usize != b);
+            if across.is_none_or(|n| self.sides[n as usize] != 2) {
+                return Some(missing);
+            }
+        }
+        None
+    }
+
     fn box_index(&self, row: usize, col: usize) -> u8 {
         (row * self.cols() + col) as u8
     }
@@ -507,7 +645,7 @@ impl Game for Dots {
         let e = mv as usize;
         self.drawn[e >> 6] |= 1 << (e & 63);
         self.drawn_count += 1;
-        self.hash ^= KEYS[e];
+        self.toggle_hashes(e);
         let mut completed = false;
         for b in self.neighbours[e] {
             if b != NO_BOX {
@@ -522,7 +660,6 @@ impl Game for Dots {
         // Completing a box means moving again; otherwise the turn passes.
         if !completed {
             self.to_move = mover.other();
-            self.hash ^= KEYS[SIDE_KEY];
         }
         self.last_move = Some(mv);
         undo
@@ -543,11 +680,8 @@ impl Game for Dots {
         }
         self.drawn[e >> 6] &= !(1 << (e & 63));
         self.drawn_count -= 1;
-        self.hash ^= KEYS[e];
-        if self.to_move != undo.mover {
-            self.to_move = undo.mover;
-            self.hash ^= KEYS[SIDE_KEY];
-        }
+        self.toggle_hashes(e);
+        self.to_move = undo.mover;
         self.last_move = undo.last_move;
     }
 
@@ -555,29 +689,71 @@ impl Game for Dots {
         (self.drawn_count == self.edge_count).then(|| Outcome::from_first_margin(self.banked()))
     }
 
+    #[inline]
     fn hash(&self) -> u64 {
-        self.hash
+        self.hashes[self.canonical_symmetry()]
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        let mut h = 0;
-        for (e, key) in KEYS[..self.edge_count()].iter().enumerate() {
-            if self.is_drawn(e as Edge) {
-                h ^= key;
-            }
-        }
-        if self.to_move == Player::Second {
-            h ^= KEYS[SIDE_KEY];
-        }
-        h
+        (0..usize::from(self.symmetries))
+            .map(|s| {
+                (0..self.edge_count())
+                    .filter(|&e| self.is_drawn(e as Edge))
+                    .fold(0, |h, e| h ^ KEYS[self.symmetry[s][e] as usize])
+            })
+            .min()
+            .unwrap_or(0)
     }
 
     fn banked(&self) -> i32 {
         self.score(Player::First) as i32 - self.score(Player::Second) as i32
     }
 
+    #[inline]
+    fn unbanked(&self) -> Option<i32> {
+        let owned = (self.boxes[0] | self.boxes[1]).count_ones() as usize;
+        Some((self.rows() * self.cols() - owned) as i32)
+    }
+
     fn move_index(&self, mv: Edge) -> usize {
         mv as usize
+    }
+
+    #[inline]
+    fn table_move_index(&self, mv: Edge) -> usize {
+        self.symmetry[self.canonical_symmetry()][mv as usize] as usize
+    }
+
+    const ORDER_HINTS: bool = true;
+
+    /// Completing boxes first, quiet lines next, lines that hand the opponent a box last.
+    #[inline]
+    fn order_hint(&self, mv: Edge) -> i32 {
+        let mut hint = 0;
+        for b in self.neighbours[mv as usize] {
+            if b != NO_BOX {
+                match self.sides[b as usize] {
+                    3 => hint += 1000,
+                    2 => hint -= 500,
+                    _ => {}
+                }
+            }
+        }
+        hint
+    }
+
+    /// A box with three sides whose fourth side does not make a neighbour capturable (the
+    /// box across it is off the board, or has other than two sides drawn) is always worth
+    /// taking at once: declining a box only ever pays at the last two boxes of a chain
+    /// (Berlekamp, "The Dots-and-Boxes Game"; Barker and Korf, "Solving Dots-And-Boxes",
+    /// AAAI 2012). When there is such a box, that line is the only move searched.
+    fn solver_moves(&self, out: &mut Vec<Edge>) {
+        if let Some(edge) = self.free_capture() {
+            out.clear();
+            out.push(edge);
+        } else {
+            self.legal_moves(out);
+        }
     }
 
     fn move_space(&self) -> usize {
@@ -594,6 +770,16 @@ impl Game for Dots {
             // instead of panicking.
             None => format!("edge#{mv}"),
         }
+    }
+
+    fn try_play(&mut self, mv: Edge) -> Result<DotsUndo, IllegalMove> {
+        super::try_play_explained(self, mv, |g| {
+            if g.is_drawn(mv) {
+                format!("the line {} is already drawn", g.format_move(mv))
+            } else {
+                "not a line of the board".to_string()
+            }
+        })
     }
 
     fn parse_move(&self, text: &str) -> Result<Edge, ParseMoveError> {

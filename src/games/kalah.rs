@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::score::{MARGIN_UNIT, MAX_HEURISTIC};
 use crate::engine::{Evaluator, Game, Outcome, Player, Scoring};
-use crate::error::{ConfigError, ParseMoveError};
+use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 
 /// The most pits per side.
 pub const MAX_PITS: usize = 12;
@@ -519,6 +519,13 @@ impl Game for Kalah {
         i32::from(self.store(Player::First)) - i32::from(self.store(Player::Second))
     }
 
+    #[inline]
+    fn unbanked(&self) -> Option<i32> {
+        let n = self.pit_count();
+        let stores = self.ring[n] + self.ring[2 * n + 1];
+        Some(i32::from(self.total_stones() - stores))
+    }
+
     fn move_index(&self, mv: Pit) -> usize {
         mv as usize
     }
@@ -527,8 +534,55 @@ impl Game for Kalah {
         self.pit_count()
     }
 
+    const ORDER_HINTS: bool = true;
+
+    /// Extra turns first, then by the stones the move banks: those sown into the own store
+    /// and those captured. Computed in constant time from the landing hole.
+    #[inline]
+    fn order_hint(&self, mv: Pit) -> i32 {
+        let n = self.pit_count();
+        let stones = self.sowable(mv) as usize;
+        if stones == 0 {
+            return i32::MIN / 2;
+        }
+        let cycle = 2 * n + 1;
+        let reach = mv as usize + stones;
+        // Stones dropped into the own store: it is step `n` of the cycle.
+        let sown = if reach >= n {
+            (reach - n) / cycle + 1
+        } else {
+            0
+        };
+        let last = reach % cycle;
+        if last == n {
+            return 10_000 + 100 * sown as i32;
+        }
+        let mut captured = 0;
+        if last < n && stones < cycle && self.ring[self.hole_of(self.to_move, last)] == 0 {
+            let prize = self.ring[self.hole_of(self.to_move.other(), n - 1 - last)];
+            if prize > 0 || self.empty_capture {
+                captured = usize::from(prize) + 1;
+            }
+        }
+        100 * (sown + captured) as i32
+    }
+
     fn format_move(&self, mv: Pit) -> String {
         Self::pit_letter(mv as usize).to_string()
+    }
+
+    fn try_play(&mut self, mv: Pit) -> Result<Kalah, IllegalMove> {
+        super::try_play_explained(self, mv, |g| {
+            if (mv as usize) < g.pit_count() {
+                format!(
+                    "{}'s pit {} is empty",
+                    Self::side_name(g.to_move()),
+                    g.format_move(mv)
+                )
+            } else {
+                format!("there are only {} pits per side", g.pit_count())
+            }
+        })
     }
 
     fn parse_move(&self, text: &str) -> Result<Pit, ParseMoveError> {

@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Evaluator, Game, Player};
-use crate::error::ConfigError;
+use crate::error::{ConfigError, IllegalMove};
 
 /// Which game. Parsed from the config, the command line and the setup screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -151,6 +151,30 @@ pub fn evaluator_for<G: Playable>(
             ),
         )
     })
+}
+
+/// [`Game::try_play`] with the game's own reason for refusing a move (`b2 is already taken`,
+/// `pit c is empty`), so that people see why, not only that, a move was refused.
+pub(crate) fn try_play_explained<G: Game>(
+    game: &mut G,
+    mv: G::Move,
+    reason: impl FnOnce(&G) -> String,
+) -> Result<G::Undo, IllegalMove> {
+    let refuse = |game: &G, reason: String| IllegalMove {
+        mv: game.format_move(mv),
+        reason,
+    };
+    if game.outcome().is_some() {
+        return Err(refuse(game, "the game is over".to_string()));
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    if moves.contains(&mv) {
+        Ok(game.play(mv))
+    } else {
+        let why = reason(game);
+        Err(refuse(game, why))
+    }
 }
 
 /// `SplitMix64`: the fixed pseudo-random sequence the Zobrist keys are drawn from, so hashes

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::score::MAX_HEURISTIC;
 use crate::engine::{Evaluator, Game, Outcome, Player, Scoring};
-use crate::error::{ConfigError, ParseMoveError};
+use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 
 /// The eight winning lines as bit masks over cells `row * 3 + col`.
 const LINES: [u16; 8] = [
@@ -172,6 +172,17 @@ impl Game for TicTacToe {
 
     fn format_move(&self, mv: Cell) -> String {
         format!("{}{}", char::from(b'a' + mv % 3), mv / 3 + 1)
+    }
+
+    fn try_play(&mut self, mv: Cell) -> Result<(), IllegalMove> {
+        super::try_play_explained(self, mv, |g| match (mv < 9).then(|| g.at(mv)).flatten() {
+            Some(p) => format!(
+                "{} is already taken by {}",
+                g.format_move(mv),
+                Self::mark(p)
+            ),
+            None => "not a cell of the board".to_string(),
+        })
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, ParseMoveError> {

@@ -196,6 +196,9 @@ pub fn tournament(config: &Config, args: &TournamentArgs) -> Result<()> {
         spec.seed = seed;
     }
     if let Some(jobs) = args.jobs {
+        if jobs > 1024 {
+            bail!("--jobs {jobs}: must be 0..=1024 (0 = one per core)");
+        }
         spec.jobs = jobs;
     }
     if let Some(plies) = args.random_plies {
@@ -237,6 +240,14 @@ fn run_tournament<G: Playable>(
     args: &TournamentArgs,
 ) -> Result<()> {
     let tournament = spec.resolve::<G>(config)?;
+    // Open the games file first: a path that cannot be written should not cost the games.
+    let games_file = args
+        .games_out
+        .as_ref()
+        .map(|path| {
+            std::fs::File::create(path).with_context(|| format!("--games-out {}", path.display()))
+        })
+        .transpose()?;
     let names: Vec<String> = tournament.entrants.iter().map(|e| e.name.clone()).collect();
     let games = schedule(names.len(), tournament.games_per_side);
     let jobs = job_count(tournament.jobs);
@@ -255,8 +266,8 @@ fn run_tournament<G: Playable>(
     })?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    if let Some(path) = &args.games_out {
-        write_games(path, &run.records, &names)?;
+    if let (Some(path), Some(file)) = (&args.games_out, games_file) {
+        write_games(path, file, &run.records, &names)?;
     }
     let played = run.records.len();
     if args.json {
@@ -270,7 +281,11 @@ fn run_tournament<G: Playable>(
             "interrupted": run.interrupted,
             "seconds": seconds,
         });
-        println!("{}", json_report(&standings, &header, Some(&run.records)));
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            json_report(&standings, &header, Some(&run.records))
+        )?;
         return Ok(());
     }
     let mut out = std::io::stdout().lock();
@@ -310,14 +325,20 @@ fn run_tournament<G: Playable>(
     Ok(())
 }
 
-fn write_games(path: &PathBuf, records: &[GameRecord], names: &[String]) -> Result<()> {
+fn write_games(
+    path: &std::path::Path,
+    mut file: std::fs::File,
+    records: &[GameRecord],
+    names: &[String],
+) -> Result<()> {
     let mut text = String::from(GAMES_HEADER);
     text.push('\n');
     for record in records {
         text.push_str(&game_line(record, names));
         text.push('\n');
     }
-    std::fs::write(path, text).with_context(|| format!("--games-out {}", path.display()))
+    file.write_all(text.as_bytes())
+        .with_context(|| format!("--games-out {}", path.display()))
 }
 
 /// `gametree tune GAME ...`.
@@ -395,6 +416,7 @@ fn vs_line(standings: &Standings, a: usize, b: usize) -> String {
 fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
     let options = options_with_flags::<G>(config, &args.game_flags)?;
     let settings = settings_from(args);
+    super::tune::check::<G>(&options, &settings)?;
     let interrupt = interrupt_flag();
     let started = Instant::now();
     let sprt = settings.climb.sprt;
@@ -402,7 +424,8 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
     let mut log: Vec<String> = Vec::new();
     let quiet = args.json;
     if !quiet {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "Tuning {} `{}` at depth {}: coordinate hill-climbing, step {} down to {}; \
              each candidate plays the current best until SPRT(elo0 {}, elo1 {}, alpha {}, beta {}) \
              decides, at most {} games; budget {} games, {} candidates.",
@@ -418,7 +441,7 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
             settings.climb.max_match_games,
             settings.climb.max_games,
             settings.climb.max_candidates
-        );
+        )?;
     }
     let (space, outcome) = super::tune::tune::<G>(
         &options,
@@ -427,7 +450,10 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
         &mut |space, candidate| {
             let line = describe(space, candidate);
             if !quiet {
-                bar.suspend(|| println!("{line}"));
+                // A closed stdout shows at the next write, which returns the error.
+                bar.suspend(|| {
+                    let _ = writeln!(std::io::stdout(), "{line}");
+                });
             }
             log.push(line);
         },
@@ -449,15 +475,16 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
     let snippet = space.snippet(&outcome.best);
     if !quiet {
         bar.suspend(|| {
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "\nclimb: {} candidates, {accepted} accepted, {} games, {:.0} s{}\n\nstart:\n{}\ntuned:\n{snippet}",
                 outcome.candidates.len(),
                 outcome.games,
                 climb_seconds,
                 if outcome.interrupted { " (stopped by Ctrl-C)" } else { "" },
                 space.snippet(&outcome.start),
-            );
-        });
+            )
+        })?;
     }
     let mut final_standings = None;
     if !outcome.interrupted && settings.final_games > 0 {
@@ -515,11 +542,12 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
                 json_report(s, &json!({"games_per_side": settings.final_games, "interrupted": interrupted}), None)
             }),
         });
-        println!("{doc}");
+        writeln!(std::io::stdout(), "{doc}")?;
         return Ok(());
     }
     if let Some((standings, interrupted)) = &final_standings {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "final check at depth {}: {} games per side per pairing{}\n\n{}\n{}",
             settings.depth,
             settings.final_games,
@@ -530,14 +558,14 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
             },
             standings_table(standings),
             pairing_matrix(standings)
-        );
+        )?;
         if let Some((against_baseline, against_start)) = &measured {
-            println!("{against_baseline}\n{against_start}");
+            writeln!(std::io::stdout(), "{against_baseline}\n{against_start}")?;
         }
     }
-    println!("total time {seconds:.0} s");
+    writeln!(std::io::stdout(), "total time {seconds:.0} s")?;
     if let Some(path) = &args.out {
-        println!("snippet written to {}", path.display());
+        writeln!(std::io::stdout(), "snippet written to {}", path.display())?;
     }
     Ok(())
 }

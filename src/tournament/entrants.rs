@@ -559,15 +559,7 @@ pub fn options_from<G: Playable>(
         ConfigError::new(source, key, "", format!("cannot be written as TOML: {e}"))
     })?;
     merge(&mut merged, table);
-    let options: G::Options =
-        toml::Value::Table(merged)
-            .try_into()
-            .map_err(|e: toml::de::Error| ConfigError {
-                source_name: source.to_string(),
-                key: key.to_string(),
-                value: String::new(),
-                expected: e.message().trim().to_string(),
-            })?;
+    let options: G::Options = crate::config::from_toml_table(&merged, source, key)?;
     options.validate(source).map_err(|e| ConfigError {
         key: format!("{key}: {}", e.key),
         source_name: source.to_string(),

@@ -185,17 +185,7 @@ impl WeightSpace {
             toml::Value::Table(self.table(values)),
         );
         merge(&mut merged, &over);
-        let options: G::Options =
-            toml::Value::Table(merged)
-                .try_into()
-                .map_err(|e: toml::de::Error| {
-                    ConfigError::new(
-                        "tune",
-                        format!("{}.{}", self.game, self.evaluator),
-                        "",
-                        e.message().trim().to_string(),
-                    )
-                })?;
+        let options: G::Options = crate::config::from_toml_table(&merged, "tune", &self.game)?;
         options.validate("tune")?;
         Ok(options)
     }
@@ -541,6 +531,16 @@ pub fn tune<G: Playable>(
         |candidate| on_candidate(&space, candidate),
     )?;
     Ok((space, outcome))
+}
+
+/// Refuses settings the tuner cannot run with (a bad SPRT, unknown evaluators, a depth out
+/// of range, an evaluator without weights) before any game is played.
+pub fn check<G: Playable>(
+    options: &G::Options,
+    settings: &TuneSettings,
+) -> Result<(), ConfigError> {
+    check_settings::<G>(options, settings)?;
+    WeightSpace::from_options::<G>(options, &settings.evaluator, settings.expand).map(|_| ())
 }
 
 fn check_settings<G: Playable>(

@@ -17,11 +17,12 @@ use super::layout::{self, Areas};
 use super::theme::Theme;
 use super::tree_browser::{Preview, Recorded, TreeBrowser};
 use super::view_state::{Dialog, Message, ViewState};
-use super::worker::{Job, Purpose, Report, SearchId, comparison};
+use super::worker::{Job, Purpose, Report, SearchId, comparison, comparison_depth};
 use crate::config::{Config, PlayerKind, PlayersConfig, UiConfig};
 use crate::engine::search::{SearchResult, SearchSettings};
 use crate::engine::tree::SearchTree;
 use crate::engine::{Game, Player};
+use crate::games::GameOptions;
 use crate::session::{SaveError, Session};
 
 /// The board cursor type of game `G`.
@@ -444,8 +445,9 @@ impl<G: HasBoard> App<G> {
             None => {}
         }
         if purpose == Purpose::Compare {
-            self.trees
-                .start_comparison(comparison(&self.settings[side.index()]));
+            let settings = &self.settings[side.index()];
+            let depth = comparison_depth(settings, self.session.options.default_depth());
+            self.trees.start_comparison(comparison(settings, depth));
             self.set_info("Comparing the searches of this position (Esc stops)");
         } else {
             self.set_info("Searching this position to record its tree (Esc stops)");
@@ -754,6 +756,7 @@ impl<G: HasBoard> App<G> {
             Purpose::Move | Purpose::Hint if !self.record_engine => Job::Think,
             Purpose::Compare => Job::Compare {
                 max_nodes: self.max_nodes,
+                depth: self.trees.compare.first().map_or(1, |(_, s)| s.depth),
             },
             _ => Job::Record {
                 max_nodes: self.max_nodes,

@@ -65,9 +65,17 @@ impl<G: Playable> Recorded<G> {
         self.tree.nodes.get(id as usize).map(|n| (id, n))
     }
 
-    /// The search's name: algorithm, ordering, depth.
+    /// The search's name: algorithm, ordering, and the depth its tree comes from (an
+    /// iterative search's last iteration).
     pub fn settings_text(&self) -> String {
-        settings_text(&self.settings)
+        let depth = match self.result.stats.depth {
+            0 => self.settings.depth,
+            reached => reached,
+        };
+        settings_text(&SearchSettings {
+            depth,
+            ..self.settings.clone()
+        })
     }
 
     /// Why the tree is incomplete, if it is: truncated, stopped, or given up.
@@ -86,7 +94,18 @@ impl<G: Playable> Recorded<G> {
                 group_digits(self.tree.unrecorded)
             ));
         }
-        (!self.result.completed).then(|| "stopped early: the tree is partial".to_string())
+        if !self.result.completed {
+            return Some("stopped early: the tree is partial".to_string());
+        }
+        // An iterative search keeps only its last iteration's tree.
+        let recorded = self.tree.nodes.len() as u64;
+        (recorded < self.result.stats.nodes).then(|| {
+            format!(
+                "the last iteration's tree: {} of the {} nodes searched",
+                group_digits(recorded),
+                group_digits(self.result.stats.nodes)
+            )
+        })
     }
 
     /// The position of node `id`, with the moves that lead there from the root.
@@ -398,17 +417,32 @@ pub fn bound_name(bound: Bound) -> &'static str {
 
 /// `alphabeta, ordered · depth 4`.
 pub fn settings_text(settings: &SearchSettings) -> String {
-    let ordering = if settings.algorithm == Algorithm::Minimax {
-        ""
-    } else if settings.ordering {
-        ", ordered"
-    } else {
-        ", unordered"
+    // Ordering is alpha-beta's switch; the full engine orders by its own settings.
+    let ordering = match (
+        settings.algorithm == Algorithm::AlphaBeta,
+        settings.ordering,
+    ) {
+        (false, _) => "",
+        (true, true) => ", ordered",
+        (true, false) => ", unordered",
     };
     format!(
-        "{}{ordering} · depth {}",
-        settings.algorithm, settings.depth
+        "{}{ordering} · {}",
+        settings.algorithm,
+        depth_text(settings)
     )
+}
+
+/// `depth 4`, or `1.0 s` for a search whose depth only the time limits.
+pub fn depth_text(settings: &SearchSettings) -> String {
+    if settings.algorithm == Algorithm::Full
+        && settings.time_ms > 0
+        && settings.depth >= score::MAX_PLY as u32
+    {
+        format!("{:.1} s", settings.time_ms as f64 / 1000.0)
+    } else {
+        format!("depth {}", settings.depth)
+    }
 }
 
 fn best_text<G: Playable>(r: &Recorded<G>) -> String {

@@ -46,6 +46,8 @@ pub enum Job {
     Compare {
         /// The recorder's node budget per search.
         max_nodes: usize,
+        /// The depth every search goes to ([`comparison_depth`]).
+        depth: u32,
     },
 }
 
@@ -106,14 +108,29 @@ pub enum Report<M> {
 /// Minimax trees bigger than this are not counted (the count would cost more than it tells).
 pub const MINIMAX_COUNT_BUDGET: u64 = 3_000_000;
 
-/// The searches a comparison runs on one position and depth, named: plain minimax,
+/// The depth a comparison searches to: the side's depth, or `game_depth` (the game's own
+/// default) when the side's depth only stands for "as deep as the time allows" (the full
+/// engine under a time limit), which a fixed-depth search would never finish.
+pub fn comparison_depth(base: &SearchSettings, game_depth: u32) -> u32 {
+    let timed = base.algorithm == Algorithm::Full && base.time_ms > 0;
+    if timed && base.depth >= crate::engine::score::MAX_PLY as u32 {
+        game_depth
+    } else {
+        base.depth
+    }
+}
+
+/// The searches a comparison runs on one position, all to `depth`, named: plain minimax,
 /// alpha-beta without and with move ordering, then every further algorithm of
-/// [`Algorithm::ALL`] with the side's own settings.
-pub fn comparison(base: &SearchSettings) -> Vec<(String, SearchSettings)> {
+/// [`Algorithm::ALL`] with the side's own settings but no time limit (so that it, too,
+/// reaches `depth`).
+pub fn comparison(base: &SearchSettings, depth: u32) -> Vec<(String, SearchSettings)> {
     let mut out = Vec::new();
     for algorithm in Algorithm::ALL {
         let settings = SearchSettings {
             algorithm,
+            depth,
+            time_ms: 0,
             ..base.clone()
         };
         if algorithm == Algorithm::Minimax {
@@ -279,9 +296,10 @@ fn run_job<G: Playable>(
             });
             result
         }
-        Job::Compare { max_nodes } => {
+        Job::Compare { max_nodes, depth } => {
             let mut last = None;
-            for (index, (_, settings)) in comparison(&engine.settings).into_iter().enumerate() {
+            let searches = comparison(&engine.settings, depth);
+            for (index, (_, settings)) in searches.into_iter().enumerate() {
                 if stop.is_raised() {
                     break;
                 }
@@ -325,9 +343,13 @@ fn run_job<G: Playable>(
             return;
         }
     };
+    // The depth the answer comes from: the full engine's last iteration.
+    let depth = match engine.settings.algorithm {
+        Algorithm::Full => result.stats.depth,
+        _ => engine.settings.depth,
+    };
     sink(Report::Finished { id, result });
-    if engine.settings.algorithm == Algorithm::AlphaBeta && !stop.is_raised() {
-        let depth = engine.settings.depth.max(1);
+    if engine.settings.algorithm.prunes() && !stop.is_raised() && depth > 0 {
         let candidates = engine.settings.candidates;
         if let Some(nodes) = minimax_nodes(root, depth, candidates, MINIMAX_COUNT_BUDGET, stop) {
             sink(Report::MinimaxNodes { id, nodes });

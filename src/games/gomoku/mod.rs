@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::{Game, Outcome, Player, Scoring};
-use crate::error::{ConfigError, ParseMoveError};
+use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 pub use eval::{GomokuEval, PatternCounts};
 use shape::{MAX_CONNECT, ShapeTable};
 
@@ -457,6 +457,22 @@ impl Game for Gomoku {
     fn format_move(&self, mv: Cell) -> String {
         let (row, col) = self.row_col(mv);
         format!("{}{}", char::from(b'a' + col as u8), row + 1)
+    }
+
+    fn try_play(&mut self, mv: Cell) -> Result<GomokuUndo, IllegalMove> {
+        super::try_play_explained(self, mv, |g| {
+            if usize::from(mv) >= g.size() * g.size() {
+                "not a point of the board".to_string()
+            } else if let Some(p) = g.at(mv) {
+                format!(
+                    "{} already holds a {} stone",
+                    g.format_move(mv),
+                    Self::side_name(p)
+                )
+            } else {
+                "not a legal move in this position".to_string()
+            }
+        })
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, ParseMoveError> {

@@ -82,8 +82,9 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
     let mut head = vec![
         Span::styled(who, theme.player(side)),
         Span::raw(format!(
-            " · {} · depth {}",
-            settings.algorithm, settings.depth
+            " · {} · {}",
+            settings.algorithm,
+            crate::tui::tree_browser::depth_text(settings)
         )),
     ];
     let result: Option<(&SearchResult<G::Move>, Vec<String>)> = if let Some(p) = engine.pending {

@@ -10,7 +10,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane_block;
-use crate::engine::score;
 use crate::engine::stats::group_digits;
 use crate::engine::tree::Bound;
 use crate::tui::action::Pane;
@@ -85,7 +84,7 @@ fn row_line<'a, G: HasBoard>(
         Span::styled(name, strong),
         // Each value is for the side to move at its node (negamax), in that side's colour.
         Span::styled(
-            format!(" {}", score::format::<G>(node.value)),
+            format!(" {}", bound_text::<G>(node.value)),
             theme.player(node.to_move),
         ),
         Span::styled(

@@ -1,0 +1,374 @@
+//! The transposition table: a fixed-size, lock-free table keyed by [`Game::hash`] and shared
+//! by every search thread (Lazy SMP). It knows scores only as plain `i32`s; turning them into
+//! node-relative values and back is the search's business (see `full.rs`).
+//!
+//! Each slot is two `AtomicU64`s: the packed entry and the key XOR the entry. A reader that
+//! catches a slot half-written by another thread sees a key mismatch and treats it as a miss
+//! (Hyatt and Mann's lockless hashing, as in Stockfish and most Lazy SMP engines), so no lock
+//! and no `unsafe` are needed.
+//!
+//! [`Game::hash`]: super::Game::hash
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use zerocopy::FromZeros;
+
+use super::tree::Bound;
+
+/// The largest depth an entry can record.
+pub const MAX_DEPTH: u32 = 1023;
+
+/// One stored result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The stored score (node-relative, as the search wrote it).
+    pub value: i32,
+    /// What kind of bound `value` is.
+    pub bound: Bound,
+    /// Moves searched below the node. For a proven entry: the longest line the value relied
+    /// on, so that it holds for a search of this depth or more.
+    pub depth: u32,
+    /// No horizon evaluation influenced the value: it was searched to the end of the game
+    /// (or built from other proven values), so it holds at every depth from `depth` on.
+    pub proven: bool,
+    /// [`super::Game::move_index`] of the best move found, if any.
+    pub best: Option<u16>,
+}
+
+/// Bytes per slot: two `u64`s.
+const SLOT_BYTES: usize = 16;
+/// Slots per bucket: a probe looks at both; one is kept for depth, one is always replaced.
+const BUCKET: usize = 2;
+
+/// A lock-free transposition table of a fixed number of slots (a power of two).
+#[derive(Debug)]
+pub struct TranspositionTable {
+    /// Slot `i` is `words[2 * i]` (the key XOR the entry) and `words[2 * i + 1]` (the entry):
+    /// a bucket's two slots share one 32-byte piece of a cache line.
+    words: Box<[AtomicU64]>,
+    /// `slots - 1`, with the bucket bit cleared.
+    mask: usize,
+    generation: AtomicU8,
+    /// Mixed into every stored key: changing it forgets every entry at once.
+    epoch: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of at most `megabytes` MiB (at least one bucket), rounded down to a power of
+    /// two slots.
+    pub fn new(megabytes: usize) -> Self {
+        let bytes = megabytes.max(1).saturating_mul(1 << 20);
+        let wanted = (bytes / SLOT_BYTES).max(BUCKET);
+        let slots = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
+        Self::with_slots(slots)
+    }
+
+    /// A table of exactly `slots` slots (a power of two, at least 2).
+    ///
+    /// # Panics
+    /// If the memory cannot be had (sizes come validated from the config: at most 64 GiB).
+    pub fn with_slots(slots: usize) -> Self {
+        let slots = slots.max(BUCKET).next_power_of_two();
+        // Zeroed memory straight from the allocator: the operating system hands out zero
+        // pages lazily, so a large table costs nothing until the search touches it.
+        #[allow(clippy::expect_used)]
+        let words = <[AtomicU64] as FromZeros>::new_box_zeroed_with_elems(2 * slots)
+            .expect("memory for the transposition table");
+        Self {
+            words,
+            mask: (slots - 1) & !(BUCKET - 1),
+            generation: AtomicU8::new(0),
+            epoch: AtomicU64::new(0),
+        }
+    }
+
+    /// Number of slots.
+    pub fn slots(&self) -> usize {
+        self.words.len() / 2
+    }
+
+    #[inline]
+    fn key_word(&self, slot: usize) -> &AtomicU64 {
+        &self.words[2 * slot]
+    }
+
+    #[inline]
+    fn data_word(&self, slot: usize) -> &AtomicU64 {
+        &self.words[2 * slot + 1]
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots() * SLOT_BYTES
+    }
+
+    /// Marks the start of a new search: entries of older searches are replaced first.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Forgets everything by writing every slot (this also touches every page, so that a
+    /// search does not pay for the first touch).
+    pub fn clear(&self) {
+        for word in &self.words {
+            word.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Forgets everything in constant time: entries stored before no longer match any key.
+    /// Not to be called while a search uses the table.
+    pub fn reset(&self) {
+        let next = crate::games::splitmix64(self.epoch.load(Ordering::Relaxed));
+        self.epoch.store(next, Ordering::Relaxed);
+    }
+
+    fn current_generation(&self) -> u64 {
+        u64::from(self.generation.load(Ordering::Relaxed)) % GENERATIONS
+    }
+
+    /// The entry stored for `hash`, if any.
+    #[inline]
+    pub fn probe(&self, hash: u64) -> Option<Entry> {
+        let base = hash as usize & self.mask;
+        let hash = hash ^ self.epoch.load(Ordering::Relaxed);
+        for i in base..base + BUCKET {
+            let data = self.data_word(i).load(Ordering::Relaxed);
+            let key = self.key_word(i).load(Ordering::Relaxed);
+            if data != 0 && key ^ data == hash {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `hash`. A slot already holding `hash` is overwritten unless it
+    /// holds a proven value and the new one is not, or a deeper result of the current search
+    /// and the new one is only a bound; otherwise the slot with the shallower or older entry
+    /// is replaced.
+    #[inline]
+    pub fn store(&self, hash: u64, entry: Entry) {
+        let base = hash as usize & self.mask;
+        let hash = hash ^ self.epoch.load(Ordering::Relaxed);
+        let generation = self.current_generation();
+        let new = pack(entry, generation);
+        let mut victim = base;
+        let mut victim_worth = i64::MAX;
+        for i in base..base + BUCKET {
+            let data = self.data_word(i).load(Ordering::Relaxed);
+            let key = self.key_word(i).load(Ordering::Relaxed);
+            if data == 0 {
+                victim = i;
+                break;
+            }
+            if key ^ data == hash {
+                if let Some(old) = unpack(data) {
+                    let keep = (old.proven && !entry.proven)
+                        || (old.depth > entry.depth
+                            && entry.bound != Bound::Exact
+                            && !entry.proven
+                            && entry_generation(data) == generation);
+                    if keep {
+                        return;
+                    }
+                }
+                victim = i;
+                break;
+            }
+            // Older generations are worth less: a stale deep entry goes before a fresh one.
+            let age = (generation + GENERATIONS - entry_generation(data)) % GENERATIONS;
+            let proven_bonus = if is_proven(data) { 4 } else { 0 };
+            let worth = i64::from(depth_of(data)) + proven_bonus - 8 * age as i64;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        self.data_word(victim).store(new, Ordering::Relaxed);
+        self.key_word(victim).store(hash ^ new, Ordering::Relaxed);
+    }
+
+    /// Parts per thousand of a sample of slots filled by the current search (like UCI's
+    /// `hashfull`).
+    pub fn permille_full(&self) -> u32 {
+        let sample = self.slots().min(1000);
+        let generation = self.current_generation();
+        let used = (0..sample)
+            .filter(|&i| {
+                let d = self.data_word(i).load(Ordering::Relaxed);
+                d != 0 && entry_generation(d) == generation
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+// Packing: value 32 bits | best move + 1: 16 | depth 10 | bound 2 | proven 1 | generation 3.
+const VALUE_BITS: u32 = 32;
+const MOVE_SHIFT: u32 = VALUE_BITS;
+const DEPTH_SHIFT: u32 = MOVE_SHIFT + 16;
+const BOUND_SHIFT: u32 = DEPTH_SHIFT + 10;
+const PROVEN_SHIFT: u32 = BOUND_SHIFT + 2;
+const GEN_SHIFT: u32 = PROVEN_SHIFT + 1;
+const GENERATIONS: u64 = 8;
+
+#[inline]
+fn pack(entry: Entry, generation: u64) -> u64 {
+    let bound = match entry.bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    let best = entry.best.map_or(0, |m| u64::from(m) + 1);
+    u64::from(entry.value as u32)
+        | (best & 0xFFFF) << MOVE_SHIFT
+        | u64::from(entry.depth.min(MAX_DEPTH)) << DEPTH_SHIFT
+        | bound << BOUND_SHIFT
+        | u64::from(entry.proven) << PROVEN_SHIFT
+        | (generation % GENERATIONS) << GEN_SHIFT
+}
+
+#[inline]
+fn unpack(data: u64) -> Option<Entry> {
+    let bound = match (data >> BOUND_SHIFT) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    let best = ((data >> MOVE_SHIFT) & 0xFFFF) as u16;
+    Some(Entry {
+        value: data as u32 as i32,
+        bound,
+        depth: depth_of(data),
+        proven: is_proven(data),
+        best: best.checked_sub(1),
+    })
+}
+
+#[inline]
+fn is_proven(data: u64) -> bool {
+    (data >> PROVEN_SHIFT) & 1 == 1
+}
+
+#[inline]
+fn depth_of(data: u64) -> u32 {
+    ((data >> DEPTH_SHIFT) & 0x3FF) as u32
+}
+
+#[inline]
+fn entry_generation(data: u64) -> u64 {
+    (data >> GEN_SHIFT) % GENERATIONS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(value: i32, bound: Bound, depth: u32, best: Option<u16>) -> Entry {
+        Entry {
+            value,
+            bound,
+            depth,
+            proven: false,
+            best,
+        }
+    }
+
+    #[test]
+    fn packing_round_trips() {
+        for e in [
+            entry(-1_000_000, Bound::Upper, 0, None),
+            entry(1_000_000, Bound::Lower, MAX_DEPTH, Some(0)),
+            Entry {
+                proven: true,
+                ..entry(-7, Bound::Upper, 12, Some(3))
+            },
+            entry(0, Bound::Exact, 37, Some(u16::MAX - 1)),
+            entry(-5, Bound::Exact, 1, Some(360)),
+        ] {
+            assert_eq!(unpack(pack(e, 9)), Some(e));
+        }
+    }
+
+    #[test]
+    fn store_then_probe_and_miss_on_other_keys() {
+        let tt = TranspositionTable::with_slots(64);
+        let e = entry(42, Bound::Exact, 3, Some(7));
+        tt.store(0xDEAD_BEEF, e);
+        assert_eq!(tt.probe(0xDEAD_BEEF), Some(e));
+        assert_eq!(tt.probe(0xDEAD_BEEE), None);
+        // Same bucket, different key: both fit (two slots a bucket).
+        let other = 0xDEAD_BEEF ^ (1 << 40);
+        tt.store(other, entry(1, Bound::Lower, 1, None));
+        assert_eq!(tt.probe(0xDEAD_BEEF), Some(e));
+        assert_eq!(tt.probe(other).map(|x| x.value), Some(1));
+    }
+
+    #[test]
+    fn deep_entries_survive_shallow_bounds_of_the_same_search() {
+        let tt = TranspositionTable::with_slots(2);
+        tt.store(5, entry(10, Bound::Exact, 8, Some(1)));
+        tt.store(5, entry(3, Bound::Lower, 2, Some(2)));
+        assert_eq!(tt.probe(5).map(|e| e.depth), Some(8));
+        // An exact result replaces it.
+        tt.store(5, entry(4, Bound::Exact, 2, Some(2)));
+        assert_eq!(tt.probe(5).map(|e| e.value), Some(4));
+        // A proven value is kept against unproven ones, even exact ones of later searches.
+        tt.store(
+            5,
+            Entry {
+                proven: true,
+                ..entry(6, Bound::Lower, 4, None)
+            },
+        );
+        tt.store(5, entry(5, Bound::Exact, 9, None));
+        tt.new_search();
+        tt.store(5, entry(5, Bound::Exact, 9, None));
+        assert_eq!(tt.probe(5).map(|e| (e.value, e.proven)), Some((6, true)));
+    }
+
+    #[test]
+    fn a_new_search_replaces_deep_entries_of_old_ones() {
+        let tt = TranspositionTable::with_slots(2);
+        tt.store(5, entry(10, Bound::Exact, 8, Some(1)));
+        tt.new_search();
+        tt.store(5, entry(9, Bound::Upper, 1, None));
+        assert_eq!(tt.probe(5).map(|e| e.value), Some(9));
+    }
+
+    #[test]
+    fn replacement_prefers_shallow_and_old_slots() {
+        let tt = TranspositionTable::with_slots(2);
+        tt.store(2, entry(1, Bound::Exact, 9, None));
+        tt.store(4, entry(2, Bound::Exact, 1, None));
+        // A third key in the full bucket evicts the shallow entry.
+        tt.store(6, entry(3, Bound::Exact, 5, None));
+        assert!(tt.probe(2).is_some());
+        assert!(tt.probe(4).is_none());
+        assert!(tt.probe(6).is_some());
+    }
+
+    #[test]
+    fn reset_forgets_everything() {
+        let tt = TranspositionTable::with_slots(64);
+        tt.store(77, entry(1, Bound::Exact, 3, None));
+        tt.reset();
+        assert_eq!(tt.probe(77), None);
+        tt.store(77, entry(2, Bound::Exact, 3, None));
+        assert_eq!(tt.probe(77).map(|e| e.value), Some(2));
+        tt.clear();
+        assert_eq!(tt.probe(77), None);
+    }
+
+    #[test]
+    fn sizes_are_powers_of_two_within_the_budget() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.bytes(), 1 << 20);
+        let tt = TranspositionTable::new(3);
+        assert_eq!(tt.bytes(), 2 << 20);
+    }
+}

@@ -1,0 +1,370 @@
+//! The full engine against plain minimax: on random positions of every game (extra-turn
+//! positions included), every combination of its switches (table, static ordering, PVS,
+//! aspiration, killers and history; one and two threads) returns minimax's root value at a
+//! fixed depth, also with a table kept from earlier searches. Plus exact solves, random
+//! ties, time limits and stop requests.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use gametree::engine::full;
+use gametree::engine::limits::StopFlag;
+use gametree::engine::score::{self, MARGIN_UNIT};
+use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use gametree::engine::tree::NoopObserver;
+use gametree::engine::tt::TranspositionTable;
+use gametree::engine::{Evaluator, Game, Scoring};
+use gametree::games::dots::{Dots, DotsOptions};
+use gametree::games::gomoku::{Gomoku, GomokuOptions};
+use gametree::games::kalah::{Kalah, KalahOptions};
+use gametree::games::tictactoe::TicTacToe;
+use gametree::games::{GameOptions, Playable};
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// A deterministic evaluator with many ties. For margin games it is the banked margin plus
+/// noise that depends on the hashed position only, as the engine's table requires of an
+/// evaluator (what is still to be won may not depend on points already banked).
+struct NoiseEval;
+
+impl<G: Game> Evaluator<G> for NoiseEval {
+    fn name(&self) -> &'static str {
+        "noise"
+    }
+    fn evaluate(&self, game: &G) -> i32 {
+        let noise = (game.hash() % 7) as i32 * 10 - 30;
+        match G::SCORING {
+            Scoring::WinLoss => noise,
+            Scoring::Margin => game.banked() * game.to_move().sign() * MARGIN_UNIT + noise,
+        }
+    }
+}
+
+fn random_position<G: Game>(mut game: G, plies: usize, seed: u64) -> G {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        game.play(moves[rng.random_range(0..moves.len())]);
+    }
+    game
+}
+
+fn settings(algorithm: Algorithm, depth: u32) -> SearchSettings {
+    SearchSettings {
+        algorithm,
+        depth,
+        random_ties: false,
+        tt_mb: 1,
+        threads: 1,
+        ..SearchSettings::default()
+    }
+}
+
+fn run<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    settings: &SearchSettings,
+    table: Option<&TranspositionTable>,
+) -> SearchResult<G::Move> {
+    let mut rng = SmallRng::seed_from_u64(3);
+    full_or_search(game, eval, settings, &mut rng, table)
+}
+
+fn full_or_search<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    settings: &SearchSettings,
+    rng: &mut SmallRng,
+    table: Option<&TranspositionTable>,
+) -> SearchResult<G::Move> {
+    if settings.algorithm == Algorithm::Full {
+        full::search(
+            game,
+            eval,
+            settings,
+            rng,
+            &mut NoopObserver,
+            &StopFlag::new(),
+            &mut |_| {},
+            table,
+        )
+    } else {
+        search(
+            game,
+            eval,
+            settings,
+            rng,
+            &mut NoopObserver,
+            &StopFlag::new(),
+            &mut |_| {},
+        )
+    }
+}
+
+/// Every switch combination of the full engine, named for failure messages.
+fn combinations(depth: u32) -> Vec<(String, SearchSettings)> {
+    let mut all = Vec::new();
+    for bits in 0..32u32 {
+        for threads in [1, 2] {
+            let mut s = settings(Algorithm::Full, depth);
+            s.tt = bits & 1 != 0;
+            s.ordering = bits & 2 != 0;
+            s.pvs = bits & 4 != 0;
+            s.aspiration = bits & 8 != 0;
+            s.killers = bits & 16 != 0;
+            s.history = bits & 16 != 0;
+            s.threads = threads;
+            let name = format!(
+                "tt {} ordering {} pvs {} aspiration {} killers+history {} threads {threads}",
+                s.tt, s.ordering, s.pvs, s.aspiration, s.killers
+            );
+            all.push((name, s));
+        }
+    }
+    all
+}
+
+/// The full engine in every combination equals plain minimax at `depth`; with a table kept
+/// across all of them too (entries of other depths and searches must not leak in).
+fn check<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> Result<(), TestCaseError> {
+    if game.outcome().is_some() {
+        return Ok(());
+    }
+    let reference = run(game, eval, &settings(Algorithm::Minimax, depth), None);
+    // The kept table starts with entries of a deeper search of the same position, which a
+    // search at `depth` must not take for its own (they are better, but not minimax's).
+    let shared = TranspositionTable::new(1);
+    run(
+        game,
+        eval,
+        &settings(Algorithm::Full, depth + 2),
+        Some(&shared),
+    );
+    for (name, s) in combinations(depth) {
+        let fresh = run(game, eval, &s, None);
+        prop_assert_eq!(
+            fresh.value,
+            reference.value,
+            "{} depth {}\n{}",
+            name,
+            depth,
+            game
+        );
+        let best = fresh.best.expect("a move");
+        prop_assert!(
+            reference_ties(game, eval, depth).contains(&best),
+            "{} chose {:?}, not a best move\n{}",
+            name,
+            best,
+            game
+        );
+        let kept = run(game, eval, &s, Some(&shared));
+        prop_assert_eq!(
+            kept.value,
+            reference.value,
+            "kept table, {}\n{}",
+            name,
+            game
+        );
+    }
+    Ok(())
+}
+
+/// Every root move with the best minimax value.
+fn reference_ties<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> Vec<G::Move> {
+    let mut s = settings(Algorithm::Minimax, depth);
+    s.random_ties = true;
+    run(game, eval, &s, None).ties
+}
+
+fn kalah(pits: u32, stones: u32, empty_capture: bool) -> Kalah {
+    let mut options = KalahOptions::default();
+    options.set("pits", &pits.to_string()).unwrap();
+    options.set("stones", &stones.to_string()).unwrap();
+    options
+        .set("empty_capture", &empty_capture.to_string())
+        .unwrap();
+    Kalah::new_game(&options)
+}
+
+fn dots(rows: u32, cols: u32) -> Dots {
+    let mut options = DotsOptions::default();
+    options.set("rows", &rows.to_string()).unwrap();
+    options.set("cols", &cols.to_string()).unwrap();
+    Dots::new_game(&options)
+}
+
+fn gomoku(size: usize, connect: usize) -> Gomoku {
+    let mut options = GomokuOptions::default();
+    options.set("size", &size.to_string()).unwrap();
+    options.set("connect", &connect.to_string()).unwrap();
+    options.set("candidates", "0").unwrap();
+    Gomoku::new_game(&options)
+}
+
+/// Does some line of the next `plies` moves give a player two moves in a row?
+fn has_extra_turn<G: Game>(game: &mut G, plies: u32) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    moves.into_iter().any(|mv| {
+        let mover = game.to_move();
+        let undo = game.play(mv);
+        let found = game.to_move() == mover || has_extra_turn(game, plies - 1);
+        game.undo(mv, undo);
+        found
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn full_equals_minimax_on_kalah(seed in any::<u64>(), pits in 1u32..=5, stones in 1u32..=4, empty in any::<bool>(), plies in 0usize..12, depth in 1u32..=4) {
+        let game = random_position(kalah(pits, stones, empty), plies, seed);
+        check(&game, &NoiseEval, depth)?;
+        let store = Kalah::evaluator(&KalahOptions::default(), "store").unwrap();
+        check(&game, &store, depth)?;
+    }
+
+    #[test]
+    fn full_equals_minimax_on_dots(seed in any::<u64>(), rows in 1u32..=3, cols in 1u32..=3, plies in 0usize..16, depth in 1u32..=4) {
+        let game = random_position(dots(rows, cols), plies, seed);
+        check(&game, &NoiseEval, depth)?;
+        let chains = Dots::evaluator(&DotsOptions::default(), "chains").unwrap();
+        check(&game, &chains, depth)?;
+    }
+
+    #[test]
+    fn full_equals_minimax_on_tictactoe(seed in any::<u64>(), plies in 0usize..6, depth in 1u32..=5) {
+        let game = random_position(TicTacToe::new(), plies, seed);
+        check(&game, &NoiseEval, depth)?;
+        check(&game, &gametree::games::tictactoe::LinesEval, depth)?;
+    }
+
+    #[test]
+    fn full_equals_minimax_on_gomoku(seed in any::<u64>(), size in 3usize..=5, connect in 3usize..=4, plies in 0usize..8, depth in 1u32..=3) {
+        let game = random_position(gomoku(size, connect.min(size)), plies, seed);
+        check(&game, &NoiseEval, depth)?;
+        let patterns = Gomoku::evaluator(&GomokuOptions::default(), "default").unwrap();
+        check(&game, &patterns, depth)?;
+    }
+}
+
+#[test]
+fn the_random_positions_include_extra_turns() {
+    // The Kalah and Dots cases above are only worth their name if extra turns occur in them.
+    let mut kalah_with = 0;
+    let mut dots_with = 0;
+    for seed in 0..40 {
+        let mut k = random_position(kalah(4, 3, false), (seed % 12) as usize, seed);
+        kalah_with += usize::from(has_extra_turn(&mut k, 3));
+        let mut d = random_position(dots(2, 2), 4 + (seed % 8) as usize, seed);
+        dots_with += usize::from(has_extra_turn(&mut d, 3));
+    }
+    assert!(kalah_with >= 20, "{kalah_with} of 40 Kalah positions");
+    assert!(dots_with >= 20, "{dots_with} of 40 Dots positions");
+}
+
+#[test]
+fn full_ties_are_minimax_ties() {
+    // With random ties on, the full engine reports exactly the root moves minimax finds best.
+    for seed in 0..30 {
+        let game = random_position(dots(2, 2), (seed % 6) as usize, seed);
+        for depth in 1..=4 {
+            let mut reference = reference_ties(&game, &NoiseEval, depth);
+            reference.sort_unstable();
+            let mut s = settings(Algorithm::Full, depth);
+            s.random_ties = true;
+            let mut ties = run(&game, &NoiseEval, &s, None).ties;
+            ties.sort_unstable();
+            assert_eq!(ties, reference, "depth {depth}\n{game}");
+        }
+    }
+}
+
+/// Solves `game` exactly with the full engine; returns the first player's margin.
+fn solve<G: Game>(game: &G) -> i32 {
+    let s = SearchSettings {
+        algorithm: Algorithm::Full,
+        depth: score::MAX_PLY as u32,
+        solve: true,
+        random_ties: false,
+        tt_mb: 16,
+        ..SearchSettings::default()
+    };
+    let r = run(game, &NoiseEval, &s, None);
+    assert!(r.completed);
+    score::game_value::<G>(r.value) * game.to_move().sign()
+}
+
+#[test]
+fn solving_with_game_rules_matches_plain_minimax() {
+    // The solver's pruning rules (Dots and Boxes' free boxes) and the table keep the exact
+    // value: compare with plain minimax to the end on small random positions.
+    for seed in 0..60 {
+        let game = random_position(dots(2, 2), 3 + (seed % 5) as usize, seed);
+        let mut s = settings(Algorithm::Minimax, 12);
+        s.ordering = false;
+        let reference = run(&game, &NoiseEval, &s, None);
+        let exact = score::game_value::<Dots>(reference.value) * game.to_move().sign();
+        assert_eq!(solve(&game), exact, "seed {seed}\n{game}");
+    }
+    for seed in 0..40 {
+        let game = random_position(kalah(3, 2, seed % 2 == 0), (seed % 6) as usize, seed);
+        let s = settings(Algorithm::Minimax, 60);
+        let reference = run(&game, &NoiseEval, &s, None);
+        let exact = score::game_value::<Kalah>(reference.value) * game.to_move().sign();
+        assert_eq!(solve(&game), exact, "seed {seed}\n{game}");
+    }
+}
+
+#[test]
+fn a_time_limit_returns_a_legal_move() {
+    let game = Gomoku::default();
+    let mut s = settings(Algorithm::Full, 60);
+    s.time_ms = 50;
+    s.candidates = 12;
+    let r = run(
+        &game,
+        &Gomoku::evaluator(&GomokuOptions::default(), "default").unwrap(),
+        &s,
+        None,
+    );
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    assert!(moves.contains(&r.best.expect("a move")));
+    assert!(r.stats.depth >= 1);
+    assert!(r.stats.depth < 60, "did not stop on time");
+}
+
+#[test]
+fn a_stop_request_ends_a_long_search() {
+    let game = kalah(6, 6, false);
+    let stop = StopFlag::new();
+    stop.raise();
+    let s = settings(Algorithm::Full, 60);
+    let mut rng = SmallRng::seed_from_u64(1);
+    let r = full::search(
+        &game,
+        &NoiseEval,
+        &s,
+        &mut rng,
+        &mut NoopObserver,
+        &stop,
+        &mut |_| {},
+        None,
+    );
+    assert!(!r.completed);
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    assert!(moves.contains(&r.best.expect("any legal move")));
+    // It stopped within the first poll interval, far from the 60 moves asked for.
+    assert!(r.stats.nodes < 10_000, "{} nodes", r.stats.nodes);
+}
