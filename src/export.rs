@@ -81,7 +81,8 @@ pub fn export<G: Game>(game: &G, tree: &SearchTree<G::Move>) -> ExportTree {
     }
 }
 
-fn bound_text<G: Game>(v: i32) -> String {
+/// A window bound as text: `-inf` and `+inf` for the open ends, else a score.
+pub fn bound_text<G: Game>(v: i32) -> String {
     if v >= INFINITY {
         "+inf".to_string()
     } else if v <= -INFINITY {

@@ -85,7 +85,9 @@ impl<G: Playable> EnginePlayer<G> {
         self.table = None;
     }
 
-    fn run<O: SearchObserver<G::Move>>(
+    /// Searches `game` reporting every node to `observer` (a recorder, or one wrapping it),
+    /// with progress as [`EnginePlayer::think`] has it; the full engine with its table.
+    pub fn think_observed<O: SearchObserver<G::Move>>(
         &mut self,
         game: &G,
         observer: &mut O,
@@ -122,7 +124,7 @@ impl<G: Playable> EnginePlayer<G> {
         stop: &StopFlag,
         progress: &mut dyn FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
-        self.run(game, &mut NoopObserver, stop, progress)
+        self.think_observed(game, &mut NoopObserver, stop, progress)
     }
 
     /// Searches `game` recording the tree (at most `max_nodes` nodes).
@@ -133,7 +135,7 @@ impl<G: Playable> EnginePlayer<G> {
         stop: &StopFlag,
     ) -> (SearchResult<G::Move>, SearchTree<G::Move>) {
         let mut recorder = TreeRecorder::new(max_nodes);
-        let result = self.run(game, &mut recorder, stop, &mut |_| {});
+        let result = self.think_observed(game, &mut recorder, stop, &mut |_| {});
         let mut tree = recorder.finish();
         tree.mark_pv(&result.pv);
         (result, tree)

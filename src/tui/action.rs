@@ -24,7 +24,7 @@ pub enum Pane {
     Moves,
     /// The engine statistics.
     Engine,
-    /// The search tree (a placeholder for now).
+    /// The search tree browser.
     Tree,
 }
 
@@ -53,6 +53,42 @@ impl Pane {
             Self::Tree => "Search tree",
         }
     }
+}
+
+/// What a key asks of the search-tree pane (while it has the focus).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeAction {
+    /// Select the row above.
+    Up,
+    /// Select the row below.
+    Down,
+    /// Select a page up.
+    PageUp,
+    /// Select a page down.
+    PageDown,
+    /// Select the first row (the root).
+    Top,
+    /// Select the last row.
+    Bottom,
+    /// Open the selected node; on an open one, step to its first child.
+    Expand,
+    /// Open or close the selected node.
+    Toggle,
+    /// Close the selected node, or select its parent when it is closed.
+    CollapseOrParent,
+    /// Open the principal variation down to its end.
+    ExpandPv,
+    /// Open the selected node's whole subtree.
+    ExpandSubtree,
+    /// Close everything below the root's children.
+    CollapseAll,
+    /// Browse tree `n` (from 0) of a comparison.
+    Show(usize),
+    /// Turn the recording of the engine's own searches on or off.
+    ToggleRecording,
+    /// Stop a running tree search; without one, leave the pane (the board shows the live
+    /// position again).
+    Leave,
 }
 
 /// What the user asks for.
@@ -106,4 +142,12 @@ pub enum Action {
     Yes,
     /// Answer no in a dialog.
     No,
+    /// Scroll the help overlay by this many lines.
+    HelpScroll(i32),
+    /// Browse the search tree.
+    Tree(TreeAction),
+    /// Search the position on the board, recording the tree (`t`).
+    RecordTree,
+    /// Search the position on the board with every algorithm and compare the trees (`v`).
+    Compare,
 }

@@ -15,11 +15,14 @@ use super::event::{Event, TICK_MS};
 use super::keymap::{self, KeyContext};
 use super::layout::{self, Areas};
 use super::theme::Theme;
+use super::tree_browser::{Preview, Recorded, TreeBrowser};
 use super::view_state::{Dialog, Message, ViewState};
-use super::worker::{Purpose, Report, SearchId};
+use super::worker::{Job, Purpose, Report, SearchId, comparison, comparison_depth};
 use crate::config::{Config, PlayerKind, PlayersConfig, UiConfig};
 use crate::engine::search::{SearchResult, SearchSettings};
+use crate::engine::tree::SearchTree;
 use crate::engine::{Game, Player};
+use crate::games::GameOptions;
 use crate::session::{SaveError, Session};
 
 /// The board cursor type of game `G`.
@@ -36,8 +39,10 @@ pub enum Effect<G: Game> {
         root: G,
         /// Whose engine settings to use.
         side: Player,
-        /// A move or a hint.
+        /// A move, a hint, or a search to browse.
         purpose: Purpose,
+        /// Whether and how to record it.
+        job: Job,
     },
     /// Stop the running search; it still reports `Finished`.
     Stop,
@@ -81,6 +86,13 @@ pub struct LastSearch<M> {
     pub ticks: u64,
     /// The principal variation in notation, played out from the searched position.
     pub pv: Vec<String>,
+}
+
+/// A recorded search under way: the position it started from, and the tree it sends ahead
+/// of its `Finished`.
+struct Recording<G: Game> {
+    root: G,
+    tree: Option<Box<SearchTree<G::Move>>>,
 }
 
 /// The engine as the app sees it.
@@ -130,6 +142,16 @@ pub struct App<G: HasBoard> {
     pub saved_as: Option<PathBuf>,
     /// Search settings per side (for the engine pane).
     pub settings: [SearchSettings; 2],
+    /// The recorded search trees the tree pane shows.
+    pub trees: TreeBrowser<G>,
+    /// Nodes a recorded tree keeps (`[tree] max_nodes`).
+    pub max_nodes: usize,
+    /// The engine records its own searches (moves and hints) for the tree pane. Off until
+    /// the tree pane is first used, so normal play runs with the no-op observer; `R`
+    /// toggles it.
+    pub record_engine: bool,
+    tree_used: bool,
+    recording: Option<Recording<G>>,
     ui: UiConfig,
     /// The cursor was last moved by undo/redo: a move played there drops the taken-back
     /// moves without asking, as an editor drops its redo list.
@@ -161,6 +183,11 @@ impl<G: HasBoard> App<G> {
             dirty: false,
             saved_as: None,
             settings,
+            trees: TreeBrowser::default(),
+            max_nodes: config.tree.max_nodes,
+            record_engine: false,
+            tree_used: false,
+            recording: None,
             ui: config.ui.clone(),
             takeback: false,
             step_once: false,
@@ -200,7 +227,26 @@ impl<G: HasBoard> App<G> {
 
     /// The layout of the last known frame.
     pub fn areas(&self) -> Areas {
-        layout::areas(self.view.frame, self.board_min())
+        layout::areas(self.view.frame, self.board_min(), self.view.focus)
+    }
+
+    /// The position the board shows instead of the live one: the selected node of the
+    /// search tree, while the tree pane has the focus.
+    pub fn preview(&self) -> Option<Preview<G>> {
+        if self.view.focus != Pane::Tree {
+            return None;
+        }
+        let shown = self.trees.shown()?;
+        let id = shown.view.selected_node()?;
+        Some(shown.preview(id))
+    }
+
+    /// Rows of the tree list in the current layout.
+    fn tree_list_height(&self) -> usize {
+        match self.areas() {
+            Areas::Panes(a) => self.trees.list_height(layout::inner(a.tree)),
+            Areas::TooSmall { .. } => 1,
+        }
     }
 
     /// True when quitting would lose moves: unsaved changes to an unfinished game.
@@ -249,6 +295,10 @@ impl<G: HasBoard> App<G> {
                 fx.push(Effect::Quit);
             }
         }
+        if self.view.focus == Pane::Tree && !self.tree_used {
+            self.tree_used = true;
+            self.record_engine = true;
+        }
         fx
     }
 
@@ -267,7 +317,10 @@ impl<G: HasBoard> App<G> {
                 self.cancel(fx);
                 fx.push(Effect::Quit);
             }
-            Action::ToggleHelp => self.view.help = !self.view.help,
+            Action::ToggleHelp => {
+                self.view.help = !self.view.help;
+                self.view.help_scroll = 0;
+            }
             Action::Close => self.view.help = false,
             Action::FocusNext => self.view.focus = self.view.focus.next(),
             Action::FocusPrev => self.view.focus = self.view.focus.prev(),
@@ -318,7 +371,88 @@ impl<G: HasBoard> App<G> {
                 None => {}
             },
             Action::No => self.view.dialog = None,
+            Action::HelpScroll(lines) => {
+                let visible = usize::from(layout::help(self.view.frame).height.saturating_sub(2));
+                let max = keymap::HELP.len().saturating_sub(visible);
+                let scroll = self.view.help_scroll as i64 + i64::from(lines);
+                self.view.help_scroll = scroll.clamp(0, max as i64) as usize;
+            }
+            Action::Tree(tree) => self.tree_action(tree, fx),
+            Action::RecordTree => self.request_tree(Purpose::Tree, fx),
+            Action::Compare => self.request_tree(Purpose::Compare, fx),
         }
+    }
+
+    fn tree_action(&mut self, action: super::action::TreeAction, fx: &mut Vec<Effect<G>>) {
+        use super::action::TreeAction;
+        match action {
+            TreeAction::Leave => {
+                if self
+                    .engine
+                    .pending
+                    .is_some_and(|p| matches!(p.purpose, Purpose::Tree | Purpose::Compare))
+                {
+                    self.move_now(fx);
+                    self.set_info("Stopping the search: what it recorded stays to browse");
+                } else {
+                    self.view.focus = Pane::Board;
+                }
+            }
+            TreeAction::ToggleRecording => {
+                self.tree_used = true;
+                self.record_engine = !self.record_engine;
+                self.set_info(if self.record_engine {
+                    "The engine's searches are recorded for the tree pane"
+                } else {
+                    "The engine's searches are not recorded (t still records one)"
+                });
+            }
+            TreeAction::Show(index) => {
+                if !self.trees.show(index) {
+                    self.set_error(format!("No search {} to browse (yet)", index + 1));
+                }
+            }
+            _ => {
+                let height = self.tree_list_height();
+                self.trees.navigate(action, height);
+            }
+        }
+    }
+
+    /// `t` and `v`: search the position on the board to browse the tree(s).
+    fn request_tree(&mut self, purpose: Purpose, fx: &mut Vec<Effect<G>>) {
+        self.view.focus = Pane::Tree;
+        let game = self.session.current();
+        let side = game.to_move();
+        if game.outcome().is_some() {
+            self.set_error("The game is over here: there is nothing to search");
+            return;
+        }
+        match self.engine.pending.map(|p| p.purpose) {
+            Some(Purpose::Move) => {
+                self.set_error(if self.engines_only() {
+                    "The engine is thinking: pause with Space first"
+                } else {
+                    "The engine is thinking: wait for its move (m makes it move now)"
+                });
+                return;
+            }
+            Some(Purpose::Hint) => {
+                self.set_error("The engine is finding a hint: wait for it first");
+                return;
+            }
+            Some(Purpose::Tree | Purpose::Compare) => self.cancel(fx),
+            None => {}
+        }
+        if purpose == Purpose::Compare {
+            let settings = &self.settings[side.index()];
+            let depth = comparison_depth(settings, self.session.options.default_depth());
+            self.trees.start_comparison(comparison(settings, depth));
+            self.set_info("Comparing the searches of this position (Esc stops)");
+        } else {
+            self.set_info("Searching this position to record its tree (Esc stops)");
+        }
+        self.launch(side, purpose, fx);
     }
 
     /// Tells the app how saving went.
@@ -514,7 +648,11 @@ impl<G: HasBoard> App<G> {
             {
                 self.cancel(fx);
             }
-            self.set_info("Paused: Space or p resumes, . plays one move");
+            self.set_info(if self.view.focus == Pane::Tree {
+                "Paused: Space resumes, . plays one move"
+            } else {
+                "Paused: Space or p resumes, . plays one move"
+            });
         }
     }
 
@@ -562,6 +700,7 @@ impl<G: HasBoard> App<G> {
         self.step_once = false;
         self.pace_left_ms = 0;
         self.engine.last = None;
+        self.trees = TreeBrowser::default();
         self.view.cursor = self.board.home(self.session.current());
         self.view.log_offset = 0;
         self.set_info("New game");
@@ -572,6 +711,8 @@ impl<G: HasBoard> App<G> {
     fn cancel(&mut self, fx: &mut Vec<Effect<G>>) {
         if self.engine.pending.take().is_some() {
             self.engine.progress = None;
+            self.recording = None;
+            self.trees.running = false;
             self.step_once = false;
             fx.push(Effect::Stop);
         }
@@ -608,11 +749,29 @@ impl<G: HasBoard> App<G> {
             hurried: false,
         });
         self.engine.progress = None;
+        let root = self.session.current().clone();
+        // Normal play records nothing; the engine's own searches are recorded only once
+        // the tree pane is in use.
+        let job = match purpose {
+            Purpose::Move | Purpose::Hint if !self.record_engine => Job::Think,
+            Purpose::Compare => Job::Compare {
+                max_nodes: self.max_nodes,
+                depth: self.trees.compare.first().map_or(1, |(_, s)| s.depth),
+            },
+            _ => Job::Record {
+                max_nodes: self.max_nodes,
+            },
+        };
+        self.recording = (job != Job::Think).then(|| Recording {
+            root: root.clone(),
+            tree: None,
+        });
         fx.push(Effect::Search {
             id,
-            root: self.session.current().clone(),
+            root,
             side,
             purpose,
+            job,
         });
     }
 
@@ -632,11 +791,64 @@ impl<G: HasBoard> App<G> {
             Report::Progress { id, result } if Some(id) == waiting => {
                 self.engine.progress = Some(result);
             }
+            Report::Recorded { id, tree } if Some(id) == waiting => {
+                if let Some(recording) = &mut self.recording {
+                    recording.tree = Some(tree);
+                }
+            }
+            Report::Compared {
+                id,
+                index,
+                result,
+                tree,
+                gave_up,
+            } if Some(id) == waiting => {
+                let root = self.recording.as_ref().map(|r| r.root.clone());
+                if let (Some(root), Some((name, settings))) =
+                    (root, self.trees.compare.get(index).cloned())
+                {
+                    self.trees
+                        .add_compared(Recorded::new(name, root, settings, result, *tree, gave_up));
+                }
+            }
             Report::Finished { id, result } if Some(id) == waiting => {
                 let Some(pending) = self.engine.pending.take() else {
                     return;
                 };
                 self.engine.progress = None;
+                let recording = self.recording.take();
+                if pending.purpose == Purpose::Compare {
+                    self.trees.running = false;
+                    match self.trees.verdict() {
+                        Some((_, true)) => self.set_info("Compared: the searches agree"),
+                        Some((_, false)) => {
+                            self.set_error("Compared: no agreement, see the tree pane");
+                        }
+                        None => self.set_info("Comparison stopped"),
+                    }
+                    self.maybe_engine(fx);
+                    return;
+                }
+                if let Some(Recording {
+                    root,
+                    tree: Some(tree),
+                }) = recording
+                {
+                    let label = match pending.purpose {
+                        Purpose::Move => "engine move",
+                        Purpose::Hint => "hint",
+                        Purpose::Tree | Purpose::Compare => "search",
+                    };
+                    let settings = self.settings[pending.side.index()].clone();
+                    self.trees.set_single(Recorded::new(
+                        label,
+                        root,
+                        settings,
+                        result.clone(),
+                        *tree,
+                        false,
+                    ));
+                }
                 let pv = format_line(self.session.current(), &result.pv);
                 self.engine.last = Some(LastSearch {
                     id,
@@ -647,6 +859,17 @@ impl<G: HasBoard> App<G> {
                     ticks: self.view.tick - pending.started,
                     pv,
                 });
+                if pending.purpose == Purpose::Tree {
+                    if let Some(shown) = self.trees.shown() {
+                        let text = format!(
+                            "Recorded {} nodes: p opens the principal variation",
+                            crate::engine::stats::group_digits(shown.tree.nodes.len() as u64)
+                        );
+                        self.set_info(text);
+                    }
+                    self.maybe_engine(fx);
+                    return;
+                }
                 let Some(best) = result.best else {
                     return;
                 };
@@ -663,6 +886,7 @@ impl<G: HasBoard> App<G> {
                         self.hint = Some((best, result.value));
                         self.set_info(text);
                     }
+                    Purpose::Tree | Purpose::Compare => {}
                 }
             }
             Report::MinimaxNodes { id, nodes } => {
@@ -673,11 +897,17 @@ impl<G: HasBoard> App<G> {
             Report::Failed { id, reason } if Some(id) == waiting => {
                 self.engine.pending = None;
                 self.engine.progress = None;
+                self.recording = None;
+                self.trees.running = false;
                 self.paused = true;
                 self.set_error(format!("The engine failed: {reason} (p retries)"));
             }
             // A report of a search the app stopped waiting for.
-            Report::Progress { .. } | Report::Finished { .. } | Report::Failed { .. } => {}
+            Report::Progress { .. }
+            | Report::Finished { .. }
+            | Report::Failed { .. }
+            | Report::Recorded { .. }
+            | Report::Compared { .. } => {}
         }
     }
 
@@ -730,6 +960,7 @@ impl<G: HasBoard> App<G> {
                 let Some(pane) = pane else {
                     return;
                 };
+                let was_focused = self.view.focus == pane;
                 self.view.focus = pane;
                 match pane {
                     Pane::Board => {
@@ -750,7 +981,14 @@ impl<G: HasBoard> App<G> {
                             }
                         }
                     }
-                    Pane::Engine | Pane::Tree => {}
+                    Pane::Tree => {
+                        // Hit-tested on the layout the user clicked on (the pane grows
+                        // once it has the focus).
+                        let inner = layout::inner(areas.tree);
+                        let height = self.tree_list_height();
+                        self.trees.click(inner, at, was_focused, height);
+                    }
+                    Pane::Engine => {}
                 }
             }
             MouseEventKind::Moved if pane == Some(Pane::Board) => {
@@ -761,6 +999,14 @@ impl<G: HasBoard> App<G> {
             }
             MouseEventKind::ScrollUp if pane == Some(Pane::Moves) => self.scroll(-3),
             MouseEventKind::ScrollDown if pane == Some(Pane::Moves) => self.scroll(3),
+            MouseEventKind::ScrollUp if pane == Some(Pane::Tree) => {
+                let height = self.trees.list_height(layout::inner(areas.tree));
+                self.trees.scroll(-3, height);
+            }
+            MouseEventKind::ScrollDown if pane == Some(Pane::Tree) => {
+                let height = self.trees.list_height(layout::inner(areas.tree));
+                self.trees.scroll(3, height);
+            }
             _ => {}
         }
     }

@@ -3,7 +3,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::action::{Action, Dir, Pane};
+use super::action::{Action, Dir, Pane, TreeAction};
 
 /// What decides the meaning of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +37,10 @@ pub fn action(key: KeyEvent, ctx: KeyContext) -> Option<Action> {
     if ctx.help {
         return match key.code {
             KeyCode::Esc | KeyCode::Enter | KeyCode::Char('?' | 'q') => Some(Action::Close),
+            KeyCode::Up | KeyCode::Char('k') => Some(Action::HelpScroll(-1)),
+            KeyCode::Down | KeyCode::Char('j') => Some(Action::HelpScroll(1)),
+            KeyCode::PageUp => Some(Action::HelpScroll(-10)),
+            KeyCode::PageDown | KeyCode::Char(' ') => Some(Action::HelpScroll(10)),
             _ => None,
         };
     }
@@ -45,6 +49,13 @@ pub fn action(key: KeyEvent, ctx: KeyContext) -> Option<Action> {
             KeyCode::Char('r') => Some(Action::Redo),
             _ => None,
         };
+    }
+    // The tree pane's keys come before the common ones they shadow there: arrows, Home,
+    // End, Esc and `p` (pause stays on Space).
+    if ctx.focus == Pane::Tree
+        && let Some(tree) = tree_key(key.code)
+    {
+        return Some(Action::Tree(tree));
     }
     let common = match key.code {
         KeyCode::Char('q') => Some(Action::Quit),
@@ -64,6 +75,8 @@ pub fn action(key: KeyEvent, ctx: KeyContext) -> Option<Action> {
         KeyCode::Char('n') => Some(Action::NewGame),
         KeyCode::Char('s') => Some(Action::Save),
         KeyCode::Char('o') => Some(Action::Setup),
+        KeyCode::Char('t') => Some(Action::RecordTree),
+        KeyCode::Char('v') => Some(Action::Compare),
         KeyCode::Char(' ') if ctx.engines_only => Some(Action::Pause),
         _ => None,
     };
@@ -90,6 +103,28 @@ pub fn action(key: KeyEvent, ctx: KeyContext) -> Option<Action> {
     }
 }
 
+/// The tree pane's own keys.
+fn tree_key(code: KeyCode) -> Option<TreeAction> {
+    Some(match code {
+        KeyCode::Up | KeyCode::Char('k') => TreeAction::Up,
+        KeyCode::Down | KeyCode::Char('j') => TreeAction::Down,
+        KeyCode::Right | KeyCode::Char('l') => TreeAction::Expand,
+        KeyCode::Enter => TreeAction::Toggle,
+        KeyCode::Left | KeyCode::Char('h') => TreeAction::CollapseOrParent,
+        KeyCode::PageUp => TreeAction::PageUp,
+        KeyCode::PageDown => TreeAction::PageDown,
+        KeyCode::Home => TreeAction::Top,
+        KeyCode::End => TreeAction::Bottom,
+        KeyCode::Char('p') => TreeAction::ExpandPv,
+        KeyCode::Char('*') => TreeAction::ExpandSubtree,
+        KeyCode::Char('c') => TreeAction::CollapseAll,
+        KeyCode::Char('R') => TreeAction::ToggleRecording,
+        KeyCode::Esc => TreeAction::Leave,
+        KeyCode::Char(c @ '1'..='9') => TreeAction::Show(c as usize - '1' as usize),
+        _ => return None,
+    })
+}
+
 /// The help overlay: (keys, what they do), one binding per line; `""` keys start a heading.
 pub const HELP: &[(&str, &str)] = &[
     ("", "Keys"),
@@ -112,7 +147,10 @@ pub const HELP: &[(&str, &str)] = &[
         "H",
         "hint: the engine's best move for you, shown on the board",
     ),
-    ("Esc m", "make the thinking engine move now"),
+    (
+        "Esc m",
+        "make the thinking engine move now (in the tree: m only)",
+    ),
     (
         "Space p  .",
         "engine vs engine: pause or resume; one move while paused",
@@ -124,7 +162,44 @@ pub const HELP: &[(&str, &str)] = &[
     ("Tab Shift-Tab", "focus the next / previous pane"),
     (
         "?  q  Ctrl-c",
-        "this help; quit (asks if unsaved); quit at once",
+        "this help (↑↓ scrolls it); quit (asks if unsaved); quit now",
+    ),
+    ("", "Search tree"),
+    (
+        "t",
+        "search the position on the board, record the tree, browse it",
+    ),
+    (
+        "v",
+        "compare minimax, alpha-beta unordered and ordered, and more",
+    ),
+    (
+        "↑↓ PgUp PgDn",
+        "select a node (these keys while the tree is focused)",
+    ),
+    ("Home End", "the root / the last row"),
+    (
+        "→ l  Enter",
+        "open (on an open node: its first child); Enter toggles",
+    ),
+    ("← h", "close, or go to the parent"),
+    (
+        "p  *  c",
+        "open the principal variation; the whole subtree; close all",
+    ),
+    ("1-9", "browse that tree of a comparison"),
+    (
+        "R",
+        "record the engine's own searches on/off (on once used)",
+    ),
+    ("Esc", "stop a tree search; else back to the live board"),
+    (
+        "",
+        "The board shows a selected node's position, with its moves numbered.",
+    ),
+    (
+        "",
+        "Once the tree pane is used, the engine records its own searches as well.",
     ),
     ("", "Mouse"),
     (
@@ -133,6 +208,12 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("click a move", "view the position after it"),
     ("wheel over Moves", "scroll the move list"),
+    (
+        "click a tree row",
+        "select it; click again (or on ▸ ▾) to open or close it",
+    ),
+    ("wheel over tree", "scroll the tree"),
+    ("click a search", "in a comparison: browse its tree"),
     ("click a pane", "focus it"),
     ("", "Branching"),
     (
@@ -189,6 +270,51 @@ mod tests {
         assert_eq!(action(key(KeyCode::Char('u')), c), None);
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(action(ctrl_c, c), Some(Action::ForceQuit));
+    }
+
+    #[test]
+    fn the_tree_pane_takes_its_keys_and_leaves_the_rest() {
+        let tree = ctx(Pane::Tree);
+        for (code, want) in [
+            (KeyCode::Up, TreeAction::Up),
+            (KeyCode::Right, TreeAction::Expand),
+            (KeyCode::Enter, TreeAction::Toggle),
+            (KeyCode::Left, TreeAction::CollapseOrParent),
+            (KeyCode::Home, TreeAction::Top),
+            (KeyCode::End, TreeAction::Bottom),
+            (KeyCode::Char('p'), TreeAction::ExpandPv),
+            (KeyCode::Char('*'), TreeAction::ExpandSubtree),
+            (KeyCode::Char('c'), TreeAction::CollapseAll),
+            (KeyCode::Esc, TreeAction::Leave),
+            (KeyCode::Char('2'), TreeAction::Show(1)),
+        ] {
+            assert_eq!(
+                action(key(code), tree),
+                Some(Action::Tree(want)),
+                "{code:?}"
+            );
+        }
+        // Elsewhere the same keys keep their old meanings.
+        let board = ctx(Pane::Board);
+        assert_eq!(action(key(KeyCode::Char('p')), board), Some(Action::Pause));
+        assert_eq!(action(key(KeyCode::Home), board), Some(Action::First));
+        assert_eq!(action(key(KeyCode::Esc), board), Some(Action::MoveNow));
+        // Global keys still work in the tree.
+        assert_eq!(action(key(KeyCode::Char('u')), tree), Some(Action::Undo));
+        assert_eq!(action(key(KeyCode::Char('m')), tree), Some(Action::MoveNow));
+        assert_eq!(
+            action(key(KeyCode::Char('t')), board),
+            Some(Action::RecordTree)
+        );
+        assert_eq!(action(key(KeyCode::Char('v')), tree), Some(Action::Compare));
+        let engines = KeyContext {
+            engines_only: true,
+            ..tree
+        };
+        assert_eq!(
+            action(key(KeyCode::Char(' ')), engines),
+            Some(Action::Pause)
+        );
     }
 
     #[test]

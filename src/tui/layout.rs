@@ -15,6 +15,11 @@ pub const RIGHT_MIN_W: u16 = 32;
 pub const MOVES_MIN_H: u16 = 5;
 /// The fewest rows of the tree pane, borders included.
 pub const TREE_MIN_H: u16 = 3;
+/// The rows the tree pane wants while it has the focus; when the engine pane would leave it
+/// fewer, the engine pane gives up its place to the tree.
+pub const TREE_FOCUS_H: u16 = 14;
+/// The fewest rows of the tree list inside the tree pane.
+pub const TREE_LIST_MIN: u16 = 3;
 
 /// The panes of the game screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,9 +104,28 @@ pub fn min_frame(board_min: Size) -> Size {
     }
 }
 
+/// Splits a column into the engine pane and the tree pane below it. With the tree focused
+/// the tree takes the rest of the column, and the engine pane goes (height 0) when the tree
+/// would get fewer than [`TREE_FOCUS_H`] rows beside it.
+fn engine_and_tree(column: Rect, tree_h: u16, tree_focused: bool) -> [Rect; 2] {
+    let engine_h = if tree_focused && column.height < ENGINE_H + TREE_FOCUS_H {
+        0
+    } else {
+        ENGINE_H
+    };
+    let tree_h = if tree_focused {
+        column.height - engine_h
+    } else {
+        tree_h
+    };
+    Layout::vertical([Constraint::Length(engine_h), Constraint::Length(tree_h)]).areas(column)
+}
+
 /// Lays out the game screen: the board at the left and the other panes at the right when
-/// that fits, else the board across the top and the other panes below it.
-pub fn areas(frame: Rect, board_min: Size) -> Areas {
+/// that fits, else the board across the top and the other panes below it. The focused tree
+/// pane grows (see [`engine_and_tree`]); the move log keeps at least [`MOVES_MIN_H`] rows.
+pub fn areas(frame: Rect, board_min: Size, focus: Pane) -> Areas {
+    let tree_focused = focus == Pane::Tree;
     let [main, status] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(STATUS_H)]).areas(frame);
     if fits(frame, side_by_side_min(board_min)) {
@@ -111,12 +135,14 @@ pub fn areas(frame: Rect, board_min: Size) -> Areas {
         let [board, right] =
             Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
         let tree_h = ((right.height.saturating_sub(ENGINE_H)) / 3).max(TREE_MIN_H);
-        let [moves, engine, tree] = Layout::vertical([
-            Constraint::Min(MOVES_MIN_H),
-            Constraint::Length(ENGINE_H),
-            Constraint::Length(tree_h),
-        ])
-        .areas(right);
+        let moves_h = if tree_focused {
+            MOVES_MIN_H
+        } else {
+            right.height.saturating_sub(ENGINE_H + tree_h)
+        };
+        let [moves, rest] =
+            Layout::vertical([Constraint::Length(moves_h), Constraint::Min(0)]).areas(right);
+        let [engine, tree] = engine_and_tree(rest, tree_h, tree_focused);
         return Areas::Panes(PaneAreas {
             board,
             moves,
@@ -138,7 +164,7 @@ pub fn areas(frame: Rect, board_min: Size) -> Areas {
         let [moves, right] =
             Layout::horizontal([Constraint::Length(moves_w), Constraint::Min(0)]).areas(below);
         let [engine, tree] =
-            Layout::vertical([Constraint::Length(ENGINE_H), Constraint::Min(0)]).areas(right);
+            engine_and_tree(right, right.height.saturating_sub(ENGINE_H), tree_focused);
         return Areas::Panes(PaneAreas {
             board,
             moves,
@@ -149,6 +175,49 @@ pub fn areas(frame: Rect, board_min: Size) -> Areas {
     }
     Areas::TooSmall {
         need: min_frame(board_min),
+    }
+}
+
+/// The pieces of the tree pane's inside, top to bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeParts {
+    /// What was searched (and a comparison with its verdict).
+    pub header: Rect,
+    /// Why the tree is incomplete, when it is.
+    pub notice: Rect,
+    /// The tree's rows.
+    pub list: Rect,
+    /// The explanation of the selected node.
+    pub footer: Rect,
+}
+
+/// Stacks the tree pane's parts in `inner`, given the rows each wants. The list keeps
+/// [`TREE_LIST_MIN`] rows; then the notice, the explanation and the header get what is
+/// left, in that order, and the list takes the rest.
+pub fn tree_parts(inner: Rect, header: u16, notice: u16, footer: u16) -> TreeParts {
+    let list_min = TREE_LIST_MIN.min(inner.height);
+    let mut left = inner.height - list_min;
+    let mut take = |want: u16| {
+        let got = want.min(left);
+        left -= got;
+        got
+    };
+    let notice = take(notice);
+    let footer = take(footer);
+    let header = take(header);
+    let list = list_min + left;
+    let [header, notice, list, footer] = Layout::vertical([
+        Constraint::Length(header),
+        Constraint::Length(notice),
+        Constraint::Length(list),
+        Constraint::Length(footer),
+    ])
+    .areas(inner);
+    TreeParts {
+        header,
+        notice,
+        list,
+        footer,
     }
 }
 
@@ -184,9 +253,9 @@ pub fn dialog_buttons(dialog: Rect) -> (Rect, Rect) {
     )
 }
 
-/// The help overlay.
+/// The help overlay: every line of the help when the terminal is tall enough.
 pub fn help(frame: Rect) -> Rect {
-    centered(frame, 78, 24)
+    centered(frame, 80, super::keymap::HELP.len() as u16 + 2)
 }
 
 #[cfg(test)]
@@ -197,7 +266,7 @@ mod tests {
     fn panes_tile_the_frame_at_common_sizes() {
         for (w, h) in [(80, 24), (120, 40), (200, 60)] {
             let frame = Rect::new(0, 0, w, h);
-            let Areas::Panes(a) = areas(frame, Size::new(15, 8)) else {
+            let Areas::Panes(a) = areas(frame, Size::new(15, 8), Pane::Board) else {
                 panic!("{w}x{h} should fit");
             };
             let total: u32 = [a.board, a.moves, a.engine, a.tree, a.status]
@@ -215,7 +284,7 @@ mod tests {
         // Kalah with 12 pits: too wide to sit beside the panes at 80 columns.
         let board = Size::new(57, 7);
         let frame = Rect::new(0, 0, 80, 24);
-        let Areas::Panes(a) = areas(frame, board) else {
+        let Areas::Panes(a) = areas(frame, board, Pane::Board) else {
             panic!("80x24 should fit");
         };
         assert_eq!(a.board.width, 80);
@@ -231,14 +300,76 @@ mod tests {
     }
 
     #[test]
+    fn the_focused_tree_grows_and_the_engine_pane_yields_when_short() {
+        for (w, h, board) in [(80, 24, Size::new(15, 8)), (80, 24, Size::new(57, 7))] {
+            let frame = Rect::new(0, 0, w, h);
+            let Areas::Panes(plain) = areas(frame, board, Pane::Board) else {
+                panic!("fits");
+            };
+            let Areas::Panes(zoom) = areas(frame, board, Pane::Tree) else {
+                panic!("fits");
+            };
+            assert!(zoom.tree.height > plain.tree.height);
+            assert_eq!(zoom.engine.height, 0, "{w}x{h}: no room for both");
+            assert_eq!(zoom.board, plain.board, "the board stays put");
+            let total: u32 = [zoom.board, zoom.moves, zoom.engine, zoom.tree, zoom.status]
+                .iter()
+                .map(|r| r.area())
+                .sum();
+            assert_eq!(total, frame.area());
+        }
+        let Areas::Panes(big) = areas(Rect::new(0, 0, 160, 50), Size::new(15, 8), Pane::Tree)
+        else {
+            panic!("fits");
+        };
+        assert_eq!(big.engine.height, ENGINE_H, "room for both");
+        assert!(big.tree.height >= TREE_FOCUS_H);
+        assert_eq!(big.moves.height, MOVES_MIN_H);
+    }
+
+    #[test]
+    fn tree_parts_keep_the_list_and_share_the_rest() {
+        let inner = Rect::new(0, 0, 40, 10);
+        let p = tree_parts(inner, 3, 1, 2);
+        assert_eq!(
+            (
+                p.header.height,
+                p.notice.height,
+                p.list.height,
+                p.footer.height
+            ),
+            (3, 1, 4, 2)
+        );
+        let small = tree_parts(Rect::new(0, 0, 40, 4), 3, 1, 2);
+        assert_eq!(
+            (
+                small.header.height,
+                small.notice.height,
+                small.list.height,
+                small.footer.height
+            ),
+            (0, 1, 3, 0)
+        );
+        assert_eq!(p.footer.bottom(), inner.bottom());
+    }
+
+    #[test]
     fn small_frames_say_how_much_is_needed() {
         let need = min_frame(Size::new(15, 8));
         assert_eq!(
-            areas(Rect::new(0, 0, need.width - 1, 30), Size::new(15, 8)),
+            areas(
+                Rect::new(0, 0, need.width - 1, 30),
+                Size::new(15, 8),
+                Pane::Board
+            ),
             Areas::TooSmall { need }
         );
         assert!(matches!(
-            areas(Rect::new(0, 0, need.width, need.height), Size::new(15, 8)),
+            areas(
+                Rect::new(0, 0, need.width, need.height),
+                Size::new(15, 8),
+                Pane::Board
+            ),
             Areas::Panes(_)
         ));
     }

@@ -16,6 +16,8 @@ pub mod runner;
 pub mod setup;
 pub mod terminal;
 pub mod theme;
+pub mod tree_browser;
+pub mod tree_view;
 pub mod ui;
 pub mod view_state;
 pub mod worker;

@@ -76,7 +76,13 @@ fn apply<G: HasBoard>(
 ) -> Option<GameExit> {
     for effect in effects {
         match effect {
-            Effect::Search { id, root, side, .. } => worker.start(id, root, side),
+            Effect::Search {
+                id,
+                root,
+                side,
+                job,
+                ..
+            } => worker.run(id, root, side, job),
             Effect::Stop => worker.stop(),
             Effect::Save => {
                 let result = save_in_current_dir(app);

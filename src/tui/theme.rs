@@ -40,6 +40,10 @@ pub struct Theme {
     pub info: Style,
     /// Keys in the status bar and help.
     pub key: Style,
+    /// The principal variation in the search tree.
+    pub pv: Style,
+    /// A cut-off mark in the search tree.
+    pub cut: Style,
 }
 
 impl Default for Theme {
@@ -67,6 +71,10 @@ impl Default for Theme {
                 .add_modifier(Modifier::BOLD),
             info: Style::new().fg(Color::LightGreen),
             key: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            pv: Style::new()
+                .fg(Color::LightGreen)
+                .add_modifier(Modifier::BOLD),
+            cut: Style::new().fg(Color::LightMagenta),
         }
     }
 }

@@ -15,16 +15,18 @@ use super::theme::Theme;
 /// Draws the whole game screen.
 pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>) {
     let area = frame.area();
-    match layout::areas(area, app.board_min()) {
+    match layout::areas(area, app.board_min(), app.view.focus) {
         Areas::TooSmall { need } => too_small(frame, area, need, &app.theme),
         Areas::Panes(areas) => {
             panes::board::draw(frame, app, areas.board);
             panes::log::draw(frame, app, areas.moves);
-            panes::stats::draw(frame, app, areas.engine);
+            if areas.engine.height > 0 {
+                panes::stats::draw(frame, app, areas.engine);
+            }
             panes::tree::draw(frame, app, areas.tree);
             panes::status_bar::draw(frame, app, areas.status);
             if app.view.help {
-                panes::help::draw(frame, layout::help(area), &app.theme);
+                panes::help::draw(frame, layout::help(area), app.view.help_scroll, &app.theme);
             }
             if let Some(dialog) = &app.view.dialog {
                 panes::dialog::draw(frame, layout::dialog(area), &dialog.question(), &app.theme);

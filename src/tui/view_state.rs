@@ -56,6 +56,8 @@ pub struct ViewState<C, M> {
     pub cursor: C,
     /// The help overlay is open.
     pub help: bool,
+    /// Lines the help overlay is scrolled by.
+    pub help_scroll: usize,
     /// A confirmation dialog is open.
     pub dialog: Option<Dialog<M>>,
     /// First row shown in the move log (row 0 is the starting position).
@@ -74,6 +76,7 @@ impl<C: Default, M> Default for ViewState<C, M> {
             focus: Pane::Board,
             cursor: C::default(),
             help: false,
+            help_scroll: 0,
             dialog: None,
             log_offset: 0,
             frame: Rect::new(0, 0, 80, 24),

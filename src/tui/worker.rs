@@ -8,7 +8,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::engine::limits::StopFlag;
-use crate::engine::search::{Algorithm, SearchResult};
+use crate::engine::search::{Algorithm, SearchResult, SearchSettings};
+use crate::engine::tree::{Bound, SearchObserver, SearchTree, TreeRecorder};
 use crate::engine::{Game, Player};
 use crate::games::Playable;
 use crate::player::EnginePlayer;
@@ -23,6 +24,31 @@ pub enum Purpose {
     Move,
     /// A suggestion for the human to move.
     Hint,
+    /// A search the user asked for, to browse its tree (`t`).
+    Tree,
+    /// The same position searched by every algorithm, to compare the trees (`v`).
+    Compare,
+}
+
+/// How the worker runs a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// The side's engine searches and records nothing: the no-op observer, full speed.
+    Think,
+    /// The side's engine searches and records the tree, up to `max_nodes` nodes
+    /// ([`Report::Recorded`] comes just before `Finished`).
+    Record {
+        /// The recorder's node budget.
+        max_nodes: usize,
+    },
+    /// Every search of [`comparison`] in turn, each recorded ([`Report::Compared`] for each,
+    /// then `Finished`); plain minimax stops after [`MINIMAX_COUNT_BUDGET`] nodes.
+    Compare {
+        /// The recorder's node budget per search.
+        max_nodes: usize,
+        /// The depth every search goes to ([`comparison_depth`]).
+        depth: u32,
+    },
 }
 
 /// A message from the worker.
@@ -50,6 +76,26 @@ pub enum Report<M> {
         /// The count.
         nodes: u64,
     },
+    /// The tree a [`Job::Record`] search recorded (sent just before its `Finished`).
+    Recorded {
+        /// The search.
+        id: SearchId,
+        /// The tree, its principal variation marked.
+        tree: Box<SearchTree<M>>,
+    },
+    /// One search of a [`Job::Compare`] ended (they come in the order of [`comparison`]).
+    Compared {
+        /// The comparison.
+        id: SearchId,
+        /// Which search of [`comparison`].
+        index: usize,
+        /// Its answer.
+        result: SearchResult<M>,
+        /// Its tree, the principal variation marked.
+        tree: Box<SearchTree<M>>,
+        /// It was plain minimax, stopped at [`MINIMAX_COUNT_BUDGET`] nodes.
+        gave_up: bool,
+    },
     /// The search panicked; the message says why.
     Failed {
         /// The search.
@@ -62,12 +108,64 @@ pub enum Report<M> {
 /// Minimax trees bigger than this are not counted (the count would cost more than it tells).
 pub const MINIMAX_COUNT_BUDGET: u64 = 3_000_000;
 
+/// The depth a comparison searches to: the side's depth, or `game_depth` (the game's own
+/// default) when the side's depth only stands for "as deep as the time allows" (the full
+/// engine under a time limit), which a fixed-depth search would never finish.
+pub fn comparison_depth(base: &SearchSettings, game_depth: u32) -> u32 {
+    let timed = base.algorithm == Algorithm::Full && base.time_ms > 0;
+    if timed && base.depth >= crate::engine::score::MAX_PLY as u32 {
+        game_depth
+    } else {
+        base.depth
+    }
+}
+
+/// The searches a comparison runs on one position, all to `depth`, named: plain minimax,
+/// alpha-beta without and with move ordering, then every further algorithm of
+/// [`Algorithm::ALL`] with the side's own settings but no time limit (so that it, too,
+/// reaches `depth`).
+pub fn comparison(base: &SearchSettings, depth: u32) -> Vec<(String, SearchSettings)> {
+    let mut out = Vec::new();
+    for algorithm in Algorithm::ALL {
+        let settings = SearchSettings {
+            algorithm,
+            depth,
+            time_ms: 0,
+            ..base.clone()
+        };
+        if algorithm == Algorithm::Minimax {
+            out.push((
+                algorithm.name().to_string(),
+                SearchSettings {
+                    ordering: false,
+                    ..settings
+                },
+            ));
+        } else if algorithm == Algorithm::AlphaBeta {
+            for ordering in [false, true] {
+                let name = if ordering { "ordered" } else { "unordered" };
+                out.push((
+                    format!("{algorithm} {name}"),
+                    SearchSettings {
+                        ordering,
+                        ..settings.clone()
+                    },
+                ));
+            }
+        } else {
+            out.push((algorithm.name().to_string(), settings));
+        }
+    }
+    out
+}
+
 enum Command<G: Game> {
     Search {
         id: SearchId,
         root: G,
         side: Player,
         stop: StopFlag,
+        job: Job,
     },
     Quit,
 }
@@ -99,6 +197,11 @@ impl<G: Playable> Worker<G> {
 
     /// Starts searching `root` for `side`'s engine, stopping any search still running.
     pub fn start(&mut self, id: SearchId, root: G, side: Player) {
+        self.run(id, root, side, Job::Think);
+    }
+
+    /// Starts `job` on `root` with `side`'s engine, stopping any search still running.
+    pub fn run(&mut self, id: SearchId, root: G, side: Player, job: Job) {
         self.stop();
         let stop = StopFlag::new();
         self.current = Some(stop.clone());
@@ -109,6 +212,7 @@ impl<G: Playable> Worker<G> {
             root,
             side,
             stop,
+            job,
         });
     }
 
@@ -141,49 +245,154 @@ fn worker_loop<G: Playable>(
             root,
             side,
             stop,
+            job,
         } = command
         else {
             break;
         };
         let engine = &mut engines[side.index()];
-        let mut last_progress = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            engine.think(&root, &stop, &mut |result| {
-                if last_progress.elapsed() >= Duration::from_millis(100) {
-                    last_progress = Instant::now();
-                    sink(Report::Progress {
-                        id,
-                        result: result.clone(),
-                    });
-                }
-            })
+            run_job(engine, &root, id, job, &stop, sink);
         }));
-        match outcome {
-            Ok(result) => {
-                // The depth the answer comes from: the full engine's last iteration.
-                let depth = match engine.settings.algorithm {
-                    Algorithm::Full => result.stats.depth,
-                    _ => engine.settings.depth,
-                };
-                sink(Report::Finished { id, result });
-                if engine.settings.algorithm.prunes() && !stop.is_raised() && depth > 0 {
-                    let candidates = engine.settings.candidates;
-                    if let Some(nodes) =
-                        minimax_nodes(&root, depth, candidates, MINIMAX_COUNT_BUDGET, &stop)
-                    {
-                        sink(Report::MinimaxNodes { id, nodes });
-                    }
-                }
-            }
-            Err(panic) => {
-                let reason = panic
-                    .downcast_ref::<&str>()
-                    .map(ToString::to_string)
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "the search panicked".to_string());
-                sink(Report::Failed { id, reason });
-            }
+        if let Err(panic) = outcome {
+            let reason = panic
+                .downcast_ref::<&str>()
+                .map(ToString::to_string)
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "the search panicked".to_string());
+            sink(Report::Failed { id, reason });
         }
+    }
+}
+
+fn run_job<G: Playable>(
+    engine: &mut EnginePlayer<G>,
+    root: &G,
+    id: SearchId,
+    job: Job,
+    stop: &StopFlag,
+    sink: &dyn Fn(Report<G::Move>),
+) {
+    let mut last_progress = Instant::now();
+    let mut progress = |result: &SearchResult<G::Move>| {
+        if last_progress.elapsed() >= Duration::from_millis(100) {
+            last_progress = Instant::now();
+            sink(Report::Progress {
+                id,
+                result: result.clone(),
+            });
+        }
+    };
+    let result = match job {
+        Job::Think => engine.think(root, stop, &mut progress),
+        Job::Record { max_nodes } => {
+            let mut recorder = TreeRecorder::new(max_nodes);
+            let result = engine.think_observed(root, &mut recorder, stop, &mut progress);
+            let mut tree = recorder.finish();
+            tree.mark_pv(&result.pv);
+            sink(Report::Recorded {
+                id,
+                tree: Box::new(tree),
+            });
+            result
+        }
+        Job::Compare { max_nodes, depth } => {
+            let mut last = None;
+            let searches = comparison(&engine.settings, depth);
+            for (index, (_, settings)) in searches.into_iter().enumerate() {
+                if stop.is_raised() {
+                    break;
+                }
+                let mut player = engine.clone();
+                player.settings = settings;
+                let budget = (player.settings.algorithm == Algorithm::Minimax)
+                    .then_some(MINIMAX_COUNT_BUDGET);
+                let own_stop = StopFlag::new();
+                let mut observer = Budgeted {
+                    recorder: TreeRecorder::new(max_nodes),
+                    nodes: 0,
+                    budget,
+                    cancel: stop,
+                    stop: &own_stop,
+                    gave_up: false,
+                };
+                let result = player.think_observed(root, &mut observer, &own_stop, &mut progress);
+                let gave_up = observer.gave_up;
+                let mut tree = observer.recorder.finish();
+                tree.mark_pv(&result.pv);
+                sink(Report::Compared {
+                    id,
+                    index,
+                    result: result.clone(),
+                    tree: Box::new(tree),
+                    gave_up,
+                });
+                last = Some(result);
+            }
+            sink(Report::Finished {
+                id,
+                result: last.unwrap_or_else(|| SearchResult {
+                    best: None,
+                    value: 0,
+                    pv: Vec::new(),
+                    ties: Vec::new(),
+                    stats: crate::engine::stats::SearchStats::default(),
+                    completed: false,
+                }),
+            });
+            return;
+        }
+    };
+    // The depth the answer comes from: the full engine's last iteration.
+    let depth = match engine.settings.algorithm {
+        Algorithm::Full => result.stats.depth,
+        _ => engine.settings.depth,
+    };
+    sink(Report::Finished { id, result });
+    if engine.settings.algorithm.prunes() && !stop.is_raised() && depth > 0 {
+        let candidates = engine.settings.candidates;
+        if let Some(nodes) = minimax_nodes(root, depth, candidates, MINIMAX_COUNT_BUDGET, stop) {
+            sink(Report::MinimaxNodes { id, nodes });
+        }
+    }
+}
+
+/// A recorder that also stops its search: past `budget` nodes (plain minimax in a
+/// comparison), or when the user cancels the whole comparison.
+struct Budgeted<'a, M> {
+    recorder: TreeRecorder<M>,
+    nodes: u64,
+    budget: Option<u64>,
+    /// The comparison's flag, raised by the user.
+    cancel: &'a StopFlag,
+    /// This search's own flag, so stopping one search leaves the next ones to run.
+    stop: &'a StopFlag,
+    gave_up: bool,
+}
+
+impl<M: Copy> SearchObserver<M> for Budgeted<'_, M> {
+    fn enter(&mut self, mv: Option<M>, depth: u32, to_move: Player, alpha: i32, beta: i32) {
+        self.nodes += 1;
+        if !self.gave_up && self.budget.is_some_and(|b| self.nodes > b) {
+            self.gave_up = true;
+            self.stop.raise();
+        }
+        if self.nodes.is_multiple_of(1024) && self.cancel.is_raised() {
+            self.stop.raise();
+        }
+        self.recorder.enter(mv, depth, to_move, alpha, beta);
+    }
+
+    fn leave(&mut self, value: i32, bound: Bound, skipped: u32) {
+        self.recorder.leave(value, bound, skipped);
+    }
+
+    fn tt_hit(&mut self) {
+        self.recorder.tt_hit();
+    }
+
+    fn begin_iteration(&mut self, depth: u32) {
+        self.recorder.begin_iteration(depth);
     }
 }
 

@@ -6,7 +6,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect, Size};
 
-use super::{BoardCtx, BoardView, paint, put, put_str};
+use super::{BoardCtx, BoardView, paint, path_style, put, put_str};
 use crate::engine::{Game, Player};
 use crate::games::dots::{Dots, Edge, EdgePos, Orientation};
 use crate::tui::action::Dir;
@@ -200,6 +200,17 @@ impl BoardView<Dots> for DotsView {
             let (x, _) = geo.dot(0, col);
             let letter = char::from(b'a' + col as u8).to_string();
             put_str(buf, x, bottom + 1, &letter, theme.coords);
+        }
+        // A previewed line: each line's number in its middle.
+        for (i, step) in ctx.path.iter().enumerate() {
+            let Some(pos) = game.edge_pos(step.mv) else {
+                continue;
+            };
+            let rect = geo.edge_rect(pos);
+            let number = (i + 1).to_string();
+            let x = rect.x + rect.width.saturating_sub(number.len() as u16) / 2;
+            let y = rect.y + rect.height / 2;
+            put_str(buf, x, y, &number, path_style(theme, step.mover));
         }
     }
 

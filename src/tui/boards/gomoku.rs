@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect, Size};
 
-use super::{BoardCtx, BoardView, paint, put, put_str, step_grid};
+use super::{BoardCtx, BoardView, paint, path_style, put, put_str, step_grid};
 use crate::engine::{Game, Player};
 use crate::games::gomoku::{Cell, Gomoku};
 use crate::tui::action::Dir;
@@ -174,6 +174,21 @@ impl BoardView<Gomoku> for GomokuView {
             let (x, _) = geo.point(0, col);
             let (letter, _) = labels(game, 0, col);
             put_str(buf, x, bottom + 1, &letter, theme.coords);
+        }
+        // A previewed line: numbered stones, as in a Go diagram.
+        for (i, step) in ctx.path.iter().enumerate() {
+            let (row, col) = game.row_col(step.mv);
+            if row >= n || col >= n {
+                continue;
+            }
+            let (x, y) = geo.point(row, col);
+            put_str(
+                buf,
+                x,
+                y,
+                &(i + 1).to_string(),
+                path_style(theme, step.mover),
+            );
         }
     }
 

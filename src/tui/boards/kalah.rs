@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect, Size};
 use ratatui::style::Modifier;
 
-use super::{BoardCtx, BoardView, paint, put, put_str};
+use super::{BoardCtx, BoardView, paint, path_numbers, path_style, put, put_str};
 use crate::engine::{Game, Player};
 use crate::games::kalah::{Hole, Kalah, Pit};
 use crate::tui::action::Dir;
@@ -231,6 +231,28 @@ impl BoardView<Kalah> for KalahView {
                 &letter,
                 theme.coords,
             );
+        }
+        // A previewed line: the numbers of the sowings from each pit replace its letter.
+        for side in [Player::First, Player::Second] {
+            for index in 0..n {
+                let Some(numbers) =
+                    path_numbers(ctx.path, |p| p.mover == side && usize::from(p.mv) == index)
+                else {
+                    continue;
+                };
+                let pit = geo.hole(Hole::Pit {
+                    side,
+                    index: index as u8,
+                });
+                let y = if side == Player::Second { top } else { bottom };
+                let text: String = numbers.chars().take(usize::from(pit.width)).collect();
+                centre_text(
+                    buf,
+                    Rect::new(pit.x, y, pit.width, 1),
+                    &text,
+                    path_style(theme, side),
+                );
+            }
         }
         if geo.names {
             let table = Rect::new(geo.x, 0, geo.width(), 1);

@@ -11,12 +11,21 @@ use std::fmt::Debug;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect, Size};
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 
 use super::action::Dir;
 use super::theme::Theme;
-use crate::engine::Game;
+use crate::engine::{Game, Player};
 use crate::games::Playable;
+
+/// A move of a line previewed from the search tree: the board labels it with its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Who played it (a Kalah pit or an extra turn needs it).
+    pub mover: Player,
+}
 
 /// What a board needs to know besides the position itself.
 pub struct BoardCtx<'a, G: Game, C> {
@@ -30,6 +39,30 @@ pub struct BoardCtx<'a, G: Game, C> {
     pub before: Option<&'a G>,
     /// A move the engine suggests.
     pub hint: Option<G::Move>,
+    /// A line of moves previewed from the search tree, labelled 1, 2, 3... on the board
+    /// (empty for the live game).
+    pub path: &'a [PathMove<G::Move>],
+}
+
+/// The style of a numbered move of a previewed line: the mover's colour, reversed, so the
+/// number stands out like a stone in a Go diagram.
+pub(crate) fn path_style(theme: &Theme, mover: Player) -> Style {
+    theme.player(mover).add_modifier(Modifier::REVERSED)
+}
+
+/// The numbers (from 1) of the moves of `path` that satisfy `is_this`, joined by commas:
+/// a Kalah pit may be sown more than once in one line.
+pub(crate) fn path_numbers<M: Copy>(
+    path: &[PathMove<M>],
+    is_this: impl Fn(&PathMove<M>) -> bool,
+) -> Option<String> {
+    let numbers: Vec<String> = path
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| is_this(p))
+        .map(|(i, _)| (i + 1).to_string())
+        .collect();
+    (!numbers.is_empty()).then(|| numbers.join(","))
 }
 
 /// How one game is drawn and played with keys and mouse.

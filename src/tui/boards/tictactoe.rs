@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect, Size};
 
-use super::{BoardCtx, BoardView, draw_grid, paint, put_str, step_grid};
+use super::{BoardCtx, BoardView, draw_grid, paint, path_style, put_str, step_grid};
 use crate::engine::{Game, Player};
 use crate::games::tictactoe::{Cell, TicTacToe};
 use crate::tui::action::Dir;
@@ -144,6 +144,18 @@ impl BoardView<TicTacToe> for TicTacToeView {
             if ctx.cursor == Some(cell) {
                 paint(buf, rect, theme.cursor);
             }
+        }
+        // A previewed line: each move's number in its cell's corner (beside the mark when
+        // the cells are one row high).
+        for (i, step) in ctx.path.iter().enumerate().filter(|(_, s)| s.mv < 9) {
+            let rect = cell_rect(geo, step.mv);
+            let number = (i + 1).to_string();
+            let x = if geo.cell_h >= 3 {
+                rect.x
+            } else {
+                rect.right().saturating_sub(number.len() as u16)
+            };
+            put_str(buf, x, rect.y, &number, path_style(theme, step.mover));
         }
     }
 

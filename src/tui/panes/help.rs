@@ -8,15 +8,29 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 use crate::tui::keymap::HELP;
 use crate::tui::theme::Theme;
 
-/// Draws the help overlay centred in `frame`.
-pub fn draw(frame: &mut Frame, area: Rect, theme: &Theme) {
+/// Draws the help overlay into `area`, scrolled down by `scroll` lines.
+pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
     frame.render_widget(Clear, area);
+    let visible = usize::from(area.height.saturating_sub(2));
+    let more = HELP.len() > visible;
     let block = Block::bordered()
         .border_style(theme.border_focused)
-        .title(" Help · ? or Esc closes ")
+        .title(if more {
+            " Help · ? or Esc closes · ↑↓ scroll "
+        } else {
+            " Help · ? or Esc closes "
+        })
         .title_style(theme.title);
+    let keys_w = HELP
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let scroll = scroll.min(HELP.len().saturating_sub(visible));
     let lines: Vec<Line> = HELP
         .iter()
+        .skip(scroll)
         .map(|&(keys, what)| {
             if keys.is_empty() {
                 if what.chars().next().is_some_and(char::is_uppercase) && what.len() < 12 {
@@ -26,7 +40,7 @@ pub fn draw(frame: &mut Frame, area: Rect, theme: &Theme) {
                 }
             } else {
                 Line::from(vec![
-                    Span::styled(format!(" {keys:<18}"), theme.key),
+                    Span::styled(format!(" {keys:<keys_w$}"), theme.key),
                     Span::raw(what),
                 ])
             }

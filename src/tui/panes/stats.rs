@@ -76,12 +76,15 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
     let who = match purpose {
         Purpose::Move => format!("{} engine", G::side_name(side)),
         Purpose::Hint => format!("hint for {}", G::side_name(side)),
+        Purpose::Tree => format!("tree search for {}", G::side_name(side)),
+        Purpose::Compare => format!("comparison for {}", G::side_name(side)),
     };
     let mut head = vec![
         Span::styled(who, theme.player(side)),
         Span::raw(format!(
-            " · {} · depth {}",
-            settings.algorithm, settings.depth
+            " · {} · {}",
+            settings.algorithm,
+            crate::tui::tree_browser::depth_text(settings)
         )),
     ];
     let result: Option<(&SearchResult<G::Move>, Vec<String>)> = if let Some(p) = engine.pending {

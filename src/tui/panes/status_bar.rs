@@ -54,6 +54,8 @@ pub fn state_text<G: HasBoard>(app: &App<G>) -> String {
             Purpose::Move if p.hurried => "moving now",
             Purpose::Move => "thinking",
             Purpose::Hint => "finding a hint",
+            Purpose::Tree => "recording a search",
+            Purpose::Compare => "comparing searches",
         };
         let _ = write!(
             text,
@@ -67,8 +69,44 @@ pub fn state_text<G: HasBoard>(app: &App<G>) -> String {
     text
 }
 
+/// The keys worth showing while the tree pane has the focus.
+fn tree_hints<G: HasBoard>(app: &App<G>) -> Vec<(&'static str, &'static str)> {
+    let mut keys = Vec::new();
+    let pending = app.engine.pending.map(|p| p.purpose);
+    if matches!(pending, Some(Purpose::Tree | Purpose::Compare)) {
+        keys.push(("Esc", "stop"));
+    }
+    if app.trees.shown().is_some() {
+        keys.extend([
+            ("↑↓", "select"),
+            ("←→", "close/open"),
+            ("p", "PV"),
+            ("*", "subtree"),
+            ("c", "collapse"),
+        ]);
+    }
+    if app.trees.trees.len() > 1 {
+        keys.push(("1-9", "tree"));
+    }
+    keys.extend([("t", "search"), ("v", "compare")]);
+    if !matches!(pending, Some(Purpose::Tree | Purpose::Compare)) {
+        keys.push(("Esc", "live board"));
+    }
+    if pending == Some(Purpose::Move) {
+        keys.push(("m", "move now"));
+    }
+    if app.engines_only() && app.session.current().outcome().is_none() {
+        keys.push(("Space", if app.paused { "resume" } else { "pause" }));
+    }
+    keys.extend([("Tab", "focus"), ("?", "help"), ("q", "quit")]);
+    keys
+}
+
 /// The keys worth showing now.
 pub fn key_hints<G: HasBoard>(app: &App<G>) -> Vec<(&'static str, &'static str)> {
+    if app.view.focus == crate::tui::action::Pane::Tree {
+        return tree_hints(app);
+    }
     let game = app.session.current();
     let mut keys = Vec::new();
     if app
@@ -96,6 +134,7 @@ pub fn key_hints<G: HasBoard>(app: &App<G>) -> Vec<(&'static str, &'static str)>
         keys.push(("n", "new game"));
     }
     keys.push(("s", "save"));
+    keys.push(("t", "tree"));
     keys.push(("Tab", "focus"));
     keys.push(("?", "help"));
     keys.push(("q", "quit"));

@@ -1,31 +1,213 @@
-//! The search-tree pane: a placeholder until the tree browser is built.
+//! The search-tree pane: what was searched (or the comparison table and its verdict), a
+//! notice when the tree is incomplete, the visible rows of the tree and the explanation of
+//! the selected node. Only the rows on screen are built, so huge trees draw as fast as
+//! small ones.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane_block;
+use crate::engine::stats::group_digits;
+use crate::engine::tree::Bound;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::boards::HasBoard;
 use crate::tui::layout;
+use crate::tui::theme::Theme;
+use crate::tui::tree_browser::{Recorded, bound_name, bound_text, row_indent, wrap};
+use crate::tui::tree_view::Row;
+use crate::tui::worker::Purpose;
+
+/// What the pane says before there is a tree.
+fn empty_text<G: HasBoard>(app: &App<G>) -> Vec<String> {
+    let searching = app
+        .engine
+        .pending
+        .is_some_and(|p| matches!(p.purpose, Purpose::Tree | Purpose::Compare));
+    if searching {
+        return vec!["Searching... (Esc stops; what is recorded stays)".to_string()];
+    }
+    let mut text = vec![
+        "No recorded search yet.".to_string(),
+        "t searches the position on the board and records the tree; v compares minimax \
+         and alpha-beta there."
+            .to_string(),
+        if app.record_engine {
+            "The engine's next searches are recorded too (R: off).".to_string()
+        } else {
+            "The engine's searches are not recorded (R: on).".to_string()
+        },
+    ];
+    if app
+        .engine
+        .last
+        .as_ref()
+        .is_some_and(|l| l.purpose == Purpose::Move)
+    {
+        text.push(
+            "The engine's last move was searched without recording: [ steps back to its \
+             position, then t searches it again."
+                .to_string(),
+        );
+    }
+    text
+}
+
+/// One row of the tree.
+fn row_line<'a, G: HasBoard>(
+    rec: &Recorded<G>,
+    row: Row,
+    width: u16,
+    selected: Option<Style>,
+    theme: &Theme,
+) -> Line<'a> {
+    let Some(node) = rec.tree.nodes.get(row.node as usize) else {
+        return Line::raw("");
+    };
+    let marker = if node.children.is_empty() {
+        "  "
+    } else if rec.view.is_expanded(row.node) {
+        "▾ "
+    } else {
+        "▸ "
+    };
+    let name = node
+        .mv
+        .map_or_else(|| "root".to_string(), |m| rec.root.format_move(m));
+    let strong = if node.on_pv { theme.pv } else { Style::new() };
+    let mut spans = vec![
+        Span::raw(" ".repeat(usize::from(row_indent(row.level, width)))),
+        Span::styled(marker, theme.dim),
+        Span::styled(name, strong),
+        // Each value is for the side to move at its node (negamax), in that side's colour.
+        Span::styled(
+            format!(" {}", bound_text::<G>(node.value)),
+            theme.player(node.to_move),
+        ),
+        Span::styled(
+            format!(
+                " [{}, {}] ",
+                bound_text::<G>(node.alpha),
+                bound_text::<G>(node.beta)
+            ),
+            theme.dim,
+        ),
+        Span::styled(
+            bound_name(node.bound),
+            if node.bound == Bound::Exact {
+                theme.dim
+            } else {
+                theme.cut
+            },
+        ),
+    ];
+    if node.skipped > 0 {
+        spans.push(Span::styled(format!(" ✂{}", node.skipped), theme.cut));
+    }
+    if node.tt_hit {
+        spans.push(Span::styled(" TT", theme.info));
+    }
+    let line = Line::from(spans);
+    match selected {
+        Some(style) => line.style(style),
+        None => line,
+    }
+}
 
 /// Draws the tree pane into `area`.
 pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
-    frame.render_widget(
-        pane_block(Pane::Tree, app.view.focus, "Search tree", &app.theme),
-        area,
-    );
-    let text = vec![
-        Line::styled("The tree browser is coming.", app.theme.dim),
-        Line::styled(
-            "Meanwhile `gametree tree GAME` prints the tree.",
-            app.theme.dim,
+    let theme = &app.theme;
+    let browser = &app.trees;
+    let focused = app.view.focus == Pane::Tree;
+    let mut title = match browser.shown() {
+        Some(r) => format!(
+            "Search tree · {} nodes",
+            group_digits(r.tree.nodes.len() as u64)
         ),
-    ];
-    frame.render_widget(
-        Paragraph::new(text).wrap(Wrap { trim: true }),
-        layout::inner(area),
-    );
+        None => "Search tree".to_string(),
+    };
+    if let Some(root) = browser.shown().map(|r| r.root.hash()) {
+        let session = &app.session;
+        let before_last = session
+            .cursor()
+            .checked_sub(2)
+            .and_then(|i| session.steps().get(i))
+            .map_or(session.initial(), |s| &s.after);
+        if session.cursor() > 0 && root == before_last.hash() {
+            title.push_str(" · before the last move");
+        } else if root != session.current().hash() {
+            title.push_str(" · other position");
+        }
+    }
+    if app.record_engine {
+        title.push_str(" · rec");
+    }
+    frame.render_widget(pane_block(Pane::Tree, app.view.focus, &title, theme), area);
+    let inner = layout::inner(area);
+    if browser.trees.is_empty() && browser.compare.is_empty() {
+        let lines: Vec<Line> = empty_text(app)
+            .into_iter()
+            .map(|t| Line::styled(t, theme.dim))
+            .collect();
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+        return;
+    }
+    let parts = browser.parts(inner);
+    let verdict = browser.verdict();
+    let header: Vec<Line> = browser
+        .header(inner.width)
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let style = if browser.compare.is_empty() {
+                theme.title
+            } else if i < browser.compare.len() {
+                if i == browser.shown {
+                    if focused { theme.selected } else { theme.title }
+                } else {
+                    Style::new()
+                }
+            } else if verdict.as_ref().is_some_and(|(_, ok)| *ok) {
+                theme.info
+            } else {
+                theme.error
+            };
+            Line::styled(text, style)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(header), parts.header);
+    let Some(rec) = browser.shown() else {
+        return;
+    };
+    if let Some(notice) = rec.notice() {
+        let lines: Vec<Line> = wrap(&notice, parts.notice.width)
+            .into_iter()
+            .map(|l| Line::styled(l, theme.error))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), parts.notice);
+    }
+    let height = usize::from(parts.list.height);
+    let offset = rec.view.offset(height);
+    let selected_style = if focused { theme.selected } else { theme.title };
+    let rows: Vec<Line> = rec
+        .view
+        .rows()
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(height)
+        .map(|(i, &row)| {
+            let selected = (i == rec.view.selected()).then_some(selected_style);
+            row_line(rec, row, parts.list.width, selected, theme)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(rows), parts.list);
+    let footer: Vec<Line> = wrap(&rec.explanation(), parts.footer.width)
+        .into_iter()
+        .map(|t| Line::styled(t, theme.info))
+        .collect();
+    frame.render_widget(Paragraph::new(footer), parts.footer);
 }

@@ -1,0 +1,646 @@
+//! What the search-tree pane shows, as data and plain text: the recorded trees (one, or one
+//! per algorithm of a comparison) with their view states, the position a selected node
+//! stands for, the one-line explanation of a node and the comparison's verdict. No drawing
+//! and no terminal here; the pane and the app both read it.
+
+use std::fmt::Write as _;
+
+use ratatui::layout::{Position, Rect};
+
+use super::action::TreeAction;
+use super::boards::PathMove;
+use super::layout::{self, TreeParts};
+use super::tree_view::TreeViewState;
+use crate::engine::score;
+use crate::engine::search::{Algorithm, SearchResult, SearchSettings};
+use crate::engine::stats::group_digits;
+use crate::engine::tree::{Bound, SearchTree, TreeNode};
+pub use crate::export::bound_text;
+use crate::games::Playable;
+
+/// One recorded search and how it is being browsed.
+#[derive(Clone, Debug)]
+pub struct Recorded<G: Playable> {
+    /// What it was: `engine move`, `hint`, `search (t)`, or the comparison's name for it.
+    pub label: String,
+    /// The position searched.
+    pub root: G,
+    /// How it searched.
+    pub settings: SearchSettings,
+    /// What it found.
+    pub result: SearchResult<G::Move>,
+    /// The recorded tree.
+    pub tree: SearchTree<G::Move>,
+    /// Plain minimax was stopped at the comparison's node budget.
+    pub gave_up: bool,
+    /// Expansion, selection and scroll.
+    pub view: TreeViewState,
+}
+
+impl<G: Playable> Recorded<G> {
+    /// A recorded search, opened at the root's children.
+    pub fn new(
+        label: impl Into<String>,
+        root: G,
+        settings: SearchSettings,
+        result: SearchResult<G::Move>,
+        tree: SearchTree<G::Move>,
+        gave_up: bool,
+    ) -> Self {
+        let view = TreeViewState::new(&tree);
+        Self {
+            label: label.into(),
+            root,
+            settings,
+            result,
+            tree,
+            gave_up,
+            view,
+        }
+    }
+
+    /// The selected node.
+    pub fn selected(&self) -> Option<(u32, &TreeNode<G::Move>)> {
+        let id = self.view.selected_node()?;
+        self.tree.nodes.get(id as usize).map(|n| (id, n))
+    }
+
+    /// The search's name: algorithm, ordering, and the depth its tree comes from (an
+    /// iterative search's last iteration).
+    pub fn settings_text(&self) -> String {
+        let depth = match self.result.stats.depth {
+            0 => self.settings.depth,
+            reached => reached,
+        };
+        settings_text(&SearchSettings {
+            depth,
+            ..self.settings.clone()
+        })
+    }
+
+    /// Why the tree is incomplete, if it is: truncated, stopped, or given up.
+    pub fn notice(&self) -> Option<String> {
+        if self.gave_up {
+            return Some(format!(
+                "gave up after {} nodes (the minimax budget); {} recorded",
+                group_digits(self.result.stats.nodes),
+                group_digits(self.tree.nodes.len() as u64)
+            ));
+        }
+        if self.tree.truncated {
+            return Some(format!(
+                "truncated after {} nodes; {} not recorded",
+                group_digits(self.tree.nodes.len() as u64),
+                group_digits(self.tree.unrecorded)
+            ));
+        }
+        if !self.result.completed {
+            return Some("stopped early: the tree is partial".to_string());
+        }
+        // An iterative search keeps only its last iteration's tree.
+        let recorded = self.tree.nodes.len() as u64;
+        (recorded < self.result.stats.nodes).then(|| {
+            format!(
+                "the last iteration's tree: {} of the {} nodes searched",
+                group_digits(recorded),
+                group_digits(self.result.stats.nodes)
+            )
+        })
+    }
+
+    /// The position of node `id`, with the moves that lead there from the root.
+    pub fn preview(&self, id: u32) -> Preview<G> {
+        let mut position = self.root.clone();
+        let mut before = None;
+        let mut path = Vec::new();
+        let mut line = String::new();
+        for step in TreeViewState::path(&self.tree, id).into_iter().skip(1) {
+            let Some(mv) = self.tree.nodes.get(step as usize).and_then(|n| n.mv) else {
+                break;
+            };
+            let mover = position.to_move();
+            let text = position.format_move(mv);
+            let previous = position.clone();
+            if position.try_play(mv).is_err() {
+                break;
+            }
+            before = Some(previous);
+            path.push(PathMove { mv, mover });
+            let _ = write!(
+                line,
+                "{}{}.{text}",
+                if line.is_empty() { "" } else { " " },
+                path.len()
+            );
+        }
+        Preview {
+            position,
+            before,
+            path,
+            line,
+        }
+    }
+
+    /// The explanation of the selected node, after whose view its values are from (empty
+    /// without a node).
+    pub fn explanation(&self) -> String {
+        self.selected()
+            .map(|(id, node)| {
+                let text = explain(self, id, node);
+                if node.parent.is_none() {
+                    text
+                } else {
+                    format!("{} to move · {text}", G::side_name(node.to_move))
+                }
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// A node's position on the board.
+#[derive(Clone, Debug)]
+pub struct Preview<G: Playable> {
+    /// The position after the path.
+    pub position: G,
+    /// The position before the path's last move.
+    pub before: Option<G>,
+    /// The moves from the root, in order (numbered from 1 on the board).
+    pub path: Vec<PathMove<G::Move>>,
+    /// The path in notation: `1.b2 2.a1`.
+    pub line: String,
+}
+
+/// The recorded trees on show.
+#[derive(Clone, Debug)]
+pub struct TreeBrowser<G: Playable> {
+    /// One tree, or the comparison's trees in the order they finished.
+    pub trees: Vec<Recorded<G>>,
+    /// The comparison's searches, named (empty for a single tree); longer than `trees`
+    /// while it runs.
+    pub compare: Vec<(String, SearchSettings)>,
+    /// Which tree is browsed.
+    pub shown: usize,
+    /// A comparison is still searching.
+    pub running: bool,
+}
+
+impl<G: Playable> Default for TreeBrowser<G> {
+    fn default() -> Self {
+        Self {
+            trees: Vec::new(),
+            compare: Vec::new(),
+            shown: 0,
+            running: false,
+        }
+    }
+}
+
+/// The most rows the explanation takes.
+const FOOTER_MAX: usize = 3;
+
+impl<G: Playable> TreeBrowser<G> {
+    /// The tree being browsed.
+    pub fn shown(&self) -> Option<&Recorded<G>> {
+        self.trees.get(self.shown)
+    }
+
+    /// The tree being browsed, to change its view.
+    pub fn shown_mut(&mut self) -> Option<&mut Recorded<G>> {
+        self.trees.get_mut(self.shown)
+    }
+
+    /// Shows one recorded search, replacing whatever was shown.
+    pub fn set_single(&mut self, recorded: Recorded<G>) {
+        self.trees = vec![recorded];
+        self.compare.clear();
+        self.shown = 0;
+    }
+
+    /// Starts a comparison of the named searches (their trees arrive one by one).
+    pub fn start_comparison(&mut self, searches: Vec<(String, SearchSettings)>) {
+        self.trees.clear();
+        self.compare = searches;
+        self.shown = 0;
+        self.running = true;
+    }
+
+    /// The next search of a comparison has answered.
+    pub fn add_compared(&mut self, recorded: Recorded<G>) {
+        if self.trees.len() < self.compare.len() {
+            self.trees.push(recorded);
+        }
+    }
+
+    /// Carries out a navigation key on the shown tree, whose list is `height` rows tall.
+    pub fn navigate(&mut self, action: TreeAction, height: usize) {
+        let Some(Recorded { tree, view, .. }) = self.shown_mut() else {
+            return;
+        };
+        let page = height.max(1) as isize;
+        match action {
+            TreeAction::Up => view.move_by(-1, height),
+            TreeAction::Down => view.move_by(1, height),
+            TreeAction::PageUp => view.move_by(-page, height),
+            TreeAction::PageDown => view.move_by(page, height),
+            TreeAction::Top => view.select(0, height),
+            TreeAction::Bottom => view.select_last(height),
+            TreeAction::Expand => {
+                view.expand(tree, height);
+            }
+            TreeAction::Toggle => view.toggle(tree, height),
+            TreeAction::CollapseOrParent => view.collapse_or_parent(tree, height),
+            TreeAction::ExpandPv => view.expand_pv(tree, height),
+            TreeAction::ExpandSubtree => view.expand_subtree(tree, height),
+            TreeAction::CollapseAll => view.collapse_all(tree, height),
+            TreeAction::Show(_) | TreeAction::Leave | TreeAction::ToggleRecording => {}
+        }
+    }
+
+    /// Scrolls the shown tree by `delta` rows, the selection staying where it is.
+    pub fn scroll(&mut self, delta: isize, height: usize) {
+        if let Some(shown) = self.shown_mut() {
+            shown.view.scroll(delta, height);
+        }
+    }
+
+    /// A click at `at` in the pane's inside `inner`: on a row it selects the node, and
+    /// toggles it when it was selected already (in a focused pane) or the click hit its
+    /// ▸/▾; on a compared search's line it shows that tree. `height` is the list's height
+    /// after the click (the focused pane may be taller).
+    pub fn click(&mut self, inner: Rect, at: Position, was_focused: bool, height: usize) {
+        let parts = self.parts(inner);
+        if parts.header.contains(at) && !self.compare.is_empty() {
+            self.show(usize::from(at.y - parts.header.y));
+            return;
+        }
+        if !parts.list.contains(at) {
+            return;
+        }
+        let list_h = usize::from(parts.list.height);
+        let Some(Recorded { tree, view, .. }) = self.shown_mut() else {
+            return;
+        };
+        let row = view.offset(list_h) + usize::from(at.y - parts.list.y);
+        let Some(&hit) = view.rows().get(row) else {
+            return;
+        };
+        let marker = parts.list.x + row_indent(hit.level, parts.list.width);
+        let on_marker = (marker..marker + 2).contains(&at.x);
+        let again = was_focused && row == view.selected();
+        view.select(row, list_h);
+        if again || on_marker {
+            view.toggle(tree, list_h);
+        }
+        view.select(view.selected(), height);
+    }
+
+    /// Browses tree `index` of a comparison, if it has arrived.
+    pub fn show(&mut self, index: usize) -> bool {
+        if index < self.trees.len() {
+            self.shown = index;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The header's lines: the search shown, or the comparison table and its verdict.
+    pub fn header(&self, width: u16) -> Vec<String> {
+        if self.compare.is_empty() {
+            return self
+                .shown()
+                .map(|r| {
+                    let text = format!(
+                        "{} · {} · {} nodes · best {} {}",
+                        r.label,
+                        r.settings_text(),
+                        group_digits(r.result.stats.nodes),
+                        best_text(r),
+                        score::format::<G>(r.result.value)
+                    );
+                    wrap(&text, width)
+                })
+                .unwrap_or_default();
+        }
+        let name_w = self
+            .compare
+            .iter()
+            .map(|(n, _)| n.chars().count())
+            .max()
+            .unwrap_or(0);
+        let count_w = self
+            .trees
+            .iter()
+            .map(|r| group_digits(r.result.stats.nodes).len())
+            .max()
+            .unwrap_or(0);
+        let mut lines: Vec<String> = self
+            .compare
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| {
+                let what = match self.trees.get(i) {
+                    Some(r) => format!(
+                        "{:>count_w$} nodes  {} {}{}",
+                        group_digits(r.result.stats.nodes),
+                        best_text(r),
+                        score::format::<G>(r.result.value),
+                        if r.gave_up {
+                            "  gave up"
+                        } else if r.result.completed {
+                            ""
+                        } else {
+                            "  stopped"
+                        }
+                    ),
+                    None if !self.running => "not searched (stopped)".to_string(),
+                    None if i == self.trees.len() => "searching...".to_string(),
+                    None => "waiting".to_string(),
+                };
+                format!("{} {name:<name_w$} {what}", i + 1)
+            })
+            .collect();
+        if let Some((text, _)) = self.verdict() {
+            lines.extend(wrap(&text, width));
+        }
+        lines
+    }
+
+    /// The comparison's verdict once it has ended: the text, and whether the searches agree
+    /// as they must.
+    pub fn verdict(&self) -> Option<(String, bool)> {
+        if self.compare.is_empty() || self.running {
+            return None;
+        }
+        if self.trees.len() < self.compare.len() {
+            return Some((
+                "stopped before every search ended: no verdict".to_string(),
+                false,
+            ));
+        }
+        verdict(&self.trees)
+    }
+
+    /// The layout of the pane's inside `inner` (drawing and mouse hits share it).
+    pub fn parts(&self, inner: Rect) -> TreeParts {
+        let header = self.header(inner.width).len() as u16;
+        let notice = self
+            .shown()
+            .and_then(Recorded::notice)
+            .map_or(0, |n| wrap(&n, inner.width).len().min(2)) as u16;
+        let footer = self.shown().map_or(0, |r| {
+            wrap(&r.explanation(), inner.width).len().min(FOOTER_MAX)
+        }) as u16;
+        layout::tree_parts(inner, header, notice, footer)
+    }
+
+    /// Rows of the tree list in the pane's inside `inner`.
+    pub fn list_height(&self, inner: Rect) -> usize {
+        usize::from(self.parts(inner).list.height)
+    }
+}
+
+/// Columns a row at `level` is indented by in a list `width` wide (two per level, at most
+/// half the width, so deep lines still show their text).
+pub fn row_indent(level: u16, width: u16) -> u16 {
+    level.saturating_mul(2).min(width / 2)
+}
+
+/// The name of a bound kind, as rows show it.
+pub fn bound_name(bound: Bound) -> &'static str {
+    match bound {
+        Bound::Exact => "exact",
+        Bound::Lower => "lower",
+        Bound::Upper => "upper",
+    }
+}
+
+/// `alphabeta, ordered · depth 4`.
+pub fn settings_text(settings: &SearchSettings) -> String {
+    // Ordering is alpha-beta's switch; the full engine orders by its own settings.
+    let ordering = match (
+        settings.algorithm == Algorithm::AlphaBeta,
+        settings.ordering,
+    ) {
+        (false, _) => "",
+        (true, true) => ", ordered",
+        (true, false) => ", unordered",
+    };
+    format!(
+        "{}{ordering} · {}",
+        settings.algorithm,
+        depth_text(settings)
+    )
+}
+
+/// `depth 4`, or `1.0 s` for a search whose depth only the time limits.
+pub fn depth_text(settings: &SearchSettings) -> String {
+    if settings.algorithm == Algorithm::Full
+        && settings.time_ms > 0
+        && settings.depth >= score::MAX_PLY as u32
+    {
+        format!("{:.1} s", settings.time_ms as f64 / 1000.0)
+    } else {
+        format!("depth {}", settings.depth)
+    }
+}
+
+fn best_text<G: Playable>(r: &Recorded<G>) -> String {
+    r.result
+        .best
+        .map_or_else(|| "-".to_string(), |m| r.root.format_move(m))
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The one-line explanation of node `id` of a recorded search.
+pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
+    let value = score::format::<G>(node.value);
+    let alpha = bound_text::<G>(node.alpha);
+    let beta = bound_text::<G>(node.beta);
+    if node.tt_hit {
+        return format!(
+            "from the transposition table: {} value {value}, not searched again",
+            bound_name(node.bound)
+        );
+    }
+    if node.parent.is_none() && !rec.result.completed {
+        return format!(
+            "root: {} to move; the search stopped early: best so far {}, value {value}",
+            G::side_name(rec.root.to_move()),
+            best_text(rec)
+        );
+    }
+    if node.parent.is_none() {
+        let best = best_text(rec);
+        return format!(
+            "root: {} to move; best {best}, exact value {value}{}. Each value is for the side \
+             to move at its node.",
+            G::side_name(rec.root.to_move()),
+            if rec.result.ties.len() > 1 {
+                format!(" ({} moves tie)", rec.result.ties.len())
+            } else {
+                String::new()
+            }
+        );
+    }
+    if node.children.is_empty() {
+        let position = rec.preview(id).position;
+        if position.outcome().is_some() {
+            return format!("game over here: exact value {value}");
+        }
+        if node.depth == 0 {
+            return format!("search horizon: the evaluation, exact value {value}");
+        }
+        if rec.tree.truncated || rec.gave_up {
+            return "its moves were searched but not recorded (the tree is truncated)".to_string();
+        }
+        return "not searched: the search was stopped".to_string();
+    }
+    if rec.settings.algorithm == Algorithm::Minimax {
+        return format!("exact value {value}: plain minimax searches every move, no window");
+    }
+    match node.bound {
+        Bound::Lower if node.skipped > 0 => format!(
+            "value {value} >= beta {beta}: the {} not searched",
+            plural(node.skipped, "remaining move was", "remaining moves were")
+        ),
+        Bound::Lower => {
+            format!("value {value} >= beta {beta}: a cut-off at the last move (nothing skipped)")
+        }
+        Bound::Upper => {
+            format!("value {value} <= alpha {alpha}: no move here beat alpha (upper bound)")
+        }
+        Bound::Exact => format!("exact value {value} inside [{alpha}, {beta}]"),
+    }
+}
+
+/// Whether compared searches agree: alpha-beta (and every refinement) must find the value
+/// plain minimax finds, and choose one of the moves minimax rates that high.
+pub fn verdict<G: Playable>(trees: &[Recorded<G>]) -> Option<(String, bool)> {
+    if trees.iter().any(|r| !r.result.completed && !r.gave_up) {
+        return Some(("a search was stopped early: no verdict".to_string(), false));
+    }
+    let reference = trees
+        .iter()
+        .find(|r| r.settings.algorithm == Algorithm::Minimax && !r.gave_up);
+    let judged: Vec<&Recorded<G>> = trees.iter().filter(|r| !r.gave_up).collect();
+    let first = judged.first()?;
+    let gave_up = trees.iter().find(|r| r.gave_up).map(|r| {
+        format!(
+            "; {} gave up after {} nodes, so there is no reference to check against",
+            r.label,
+            group_digits(r.result.stats.nodes)
+        )
+    });
+    let value = first.result.value;
+    if judged.iter().any(|r| r.result.value != value) {
+        let values: Vec<String> = judged
+            .iter()
+            .map(|r| format!("{} {}", r.label, score::format::<G>(r.result.value)))
+            .collect();
+        return Some((format!("the values DISAGREE: {}", values.join(", ")), false));
+    }
+    let value_text = score::format::<G>(value);
+    let mut moves: Vec<G::Move> = Vec::new();
+    for r in &judged {
+        if let Some(m) = r.result.best
+            && !moves.contains(&m)
+        {
+            moves.push(m);
+        }
+    }
+    let names: Vec<String> = moves.iter().map(|&m| first.root.format_move(m)).collect();
+    let what = match (judged.len(), gave_up.is_some()) {
+        (1, _) => "it chooses",
+        (_, true) => "the others all choose",
+        (_, false) => "all choose",
+    };
+    let tail = gave_up.unwrap_or_default();
+    if moves.len() <= 1 {
+        return Some((
+            format!(
+                "{what} {} with value {value_text}{tail}",
+                names.first().map_or("no move", String::as_str)
+            ),
+            true,
+        ));
+    }
+    let Some(reference) = reference else {
+        return Some((
+            format!(
+                "the values agree ({value_text}); the moves differ ({}): equal moves picked at random{tail}",
+                names.join(", ")
+            ),
+            true,
+        ));
+    };
+    if let Some(odd) = judged.iter().find(|r| {
+        r.result
+            .best
+            .is_some_and(|m| !reference.result.ties.contains(&m))
+    }) {
+        let mv = odd
+            .result
+            .best
+            .map(|m| first.root.format_move(m))
+            .unwrap_or_default();
+        return Some((
+            format!(
+                "the values agree ({value_text}) but {} chose {mv}, which minimax rates lower",
+                odd.label
+            ),
+            false,
+        ));
+    }
+    Some((
+        format!(
+            "the values agree ({value_text}); the moves differ ({}) but each is one of the {} \
+             moves minimax rates {value_text}: ties broken at random",
+            names.join(", "),
+            reference.result.ties.len()
+        ),
+        true,
+    ))
+}
+
+/// `text` broken into lines of at most `width` characters, at spaces where possible.
+pub fn wrap(text: &str, width: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if !line.is_empty() && needed > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+        while line.chars().count() > width {
+            let head: String = line.chars().take(width).collect();
+            let rest: String = line.chars().skip(width).collect();
+            lines.push(head);
+            line = rest;
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_breaks_at_spaces_and_splits_long_words() {
+        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 5), Vec::<String>::new());
+    }
+}
