@@ -685,6 +685,7 @@ where
         // at horizons that the exact search never has.
         let first_depth = if self.settings.solve { max_depth } else { 1 };
         for depth in first_depth..=max_depth {
+            let nodes_before = self.stats.nodes;
             let pass = if self.settings.solve {
                 self.converge(game, depth, previous, &mut root)
             } else {
@@ -708,6 +709,7 @@ where
                     self.extend_pv(game, &mut pv, depth as usize);
                     let mut stats = self.stats;
                     stats.depth = depth;
+                    stats.iteration_nodes = self.stats.nodes - nodes_before;
                     stats.elapsed = started.elapsed();
                     let result = SearchResult {
                         best: Some(root[pick].mv),
@@ -784,9 +786,10 @@ where
                 completed: false,
             }
         });
-        let depth = result.stats.depth;
+        let (depth, iteration_nodes) = (result.stats.depth, result.stats.iteration_nodes);
         result.stats = self.stats;
         result.stats.depth = depth;
+        result.stats.iteration_nodes = iteration_nodes;
         if self.stopped && self.control.stop.is_raised() {
             result.completed = false;
         }

@@ -193,9 +193,10 @@ impl<'p, M: Clone> Reporter<'p, M> {
             stats: SearchStats::default(),
             completed: false,
         });
-        let depth = result.stats.depth;
+        let (depth, iteration_nodes) = (result.stats.depth, result.stats.iteration_nodes);
         result.stats = *stats;
         result.stats.depth = depth;
+        result.stats.iteration_nodes = iteration_nodes;
         result.stats.elapsed = now.duration_since(self.started);
         (self.sink)(&result);
     }
@@ -246,6 +247,7 @@ where
     let searched = result.completed || result.stats.depth > 0;
     result.stats = searcher.stats;
     result.stats.depth = if searched { settings.depth.max(1) } else { 0 };
+    result.stats.iteration_nodes = result.stats.nodes;
     result.stats.elapsed = started.elapsed();
     searcher.reporter.answer(result.clone());
     result

@@ -26,6 +26,10 @@ pub struct SearchStats {
     pub bound_cutoffs: u64,
     /// Depth searched (moves from the root).
     pub depth: u32,
+    /// Nodes of the search to `depth` alone: for the full engine its last completed
+    /// iteration (the main thread's, every window of it), for fixed-depth searches all of
+    /// them. What plain minimax to the same depth compares with.
+    pub iteration_nodes: u64,
     /// Wall time of the search.
     #[serde(serialize_with = "serialize_micros")]
     pub elapsed: Duration,
