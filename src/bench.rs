@@ -83,15 +83,21 @@ pub fn signature(lines: &[BenchLine]) -> u64 {
 }
 
 /// Runs the suite (or only `only`'s part of it), handing each line to `report` as it is
-/// done, and returns every line.
-pub fn run(only: Option<GameKind>, mut report: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+/// done, and returns every line. With `threads`, only the full-engine lines run, with that
+/// many threads (0 = one per core).
+pub fn run(
+    only: Option<GameKind>,
+    threads: Option<usize>,
+    mut report: impl FnMut(&BenchLine),
+) -> Vec<BenchLine> {
     let table = TranspositionTable::new(TABLE_MB);
     // Touch every page now, so that no line pays for first touches.
     table.clear();
-    let mut lines = Vec::new();
-    let mut push = |line: BenchLine| {
-        report(&line);
-        lines.push(line);
+    let mut suite = Suite {
+        table,
+        threads,
+        lines: Vec::new(),
+        report: &mut report,
     };
     let wanted = |kind: GameKind| only.is_none_or(|k| k == kind);
     if wanted(GameKind::TicTacToe) {
@@ -102,54 +108,66 @@ pub fn run(only: Option<GameKind>, mut report: impl FnMut(&BenchLine)) -> Vec<Be
             Task::Full(9),
             Task::Solve,
         ] {
-            push(run_task(&game, "empty board", task, &table));
+            suite.run(&game, "empty board", task);
         }
     }
     if wanted(GameKind::Kalah) {
         let start = kalah(6, 4);
         let middle = position(kalah(6, 4), "c f b e a d");
         for task in [Task::Perft(8), Task::AlphaBeta(10), Task::Full(12)] {
-            push(run_task(&start, "6x4 start", task, &table));
+            suite.run(&start, "6x4 start", task);
         }
         for task in [Task::AlphaBeta(10), Task::Full(12)] {
-            push(run_task(&middle, "6x4 after c f b e a d", task, &table));
+            suite.run(&middle, "6x4 after c f b e a d", task);
         }
-        push(run_task(&kalah(4, 3), "4x3 start", Task::Solve, &table));
+        suite.run(&kalah(4, 3), "4x3 start", Task::Solve);
     }
     if wanted(GameKind::Dots) {
         let start = dots(3, 3);
         let middle = position(dots(3, 3), "a1-b1 c3-c4 b2-c2 d1-d2 a3-a4 b4-c4");
         for task in [Task::Perft(6), Task::AlphaBeta(7), Task::Full(9)] {
-            push(run_task(&start, "3x3 empty", task, &table));
+            suite.run(&start, "3x3 empty", task);
         }
-        push(run_task(
-            &middle,
-            "3x3 after 6 lines",
-            Task::Full(10),
-            &table,
-        ));
-        push(run_task(&dots(2, 3), "2x3 empty", Task::Solve, &table));
+        suite.run(&middle, "3x3 after 6 lines", Task::Full(10));
+        suite.run(&dots(2, 3), "2x3 empty", Task::Solve);
     }
     if wanted(GameKind::Gomoku) {
         let middle = position(gomoku(12), "h8 i7 g9 h9 i8 g8");
         for task in [Task::Perft(2), Task::AlphaBeta(6), Task::Full(8)] {
-            push(run_task(
-                &middle,
-                "15x15 after h8 i7 g9 h9 i8 g8",
-                task,
-                &table,
-            ));
+            suite.run(&middle, "15x15 after h8 i7 g9 h9 i8 g8", task);
         }
     }
-    lines
+    suite.lines
 }
 
-/// Runs one task on `game` (one thread, no time limit, no random ties).
+/// The suite as it runs: its table, the thread setting and the lines so far.
+struct Suite<'r> {
+    table: TranspositionTable,
+    threads: Option<usize>,
+    lines: Vec<BenchLine>,
+    report: &'r mut dyn FnMut(&BenchLine),
+}
+
+impl Suite<'_> {
+    fn run<G: Playable>(&mut self, game: &G, position: &str, task: Task) {
+        let threads = match self.threads {
+            None => 1,
+            Some(_) if !matches!(task, Task::Full(_)) => return,
+            Some(t) => t,
+        };
+        let line = run_task(game, position, task, &self.table, threads);
+        (self.report)(&line);
+        self.lines.push(line);
+    }
+}
+
+/// Runs one task on `game` (no time limit, no random ties).
 fn run_task<G: Playable>(
     game: &G,
     position: &str,
     task: Task,
     table: &TranspositionTable,
+    threads: usize,
 ) -> BenchLine {
     let started = Instant::now();
     if let Task::Perft(depth) = task {
@@ -176,7 +194,7 @@ fn run_task<G: Playable>(
         random_ties: false,
         candidates: if solve { 0 } else { default_candidates::<G>() },
         time_ms: 0,
-        threads: 1,
+        threads,
         tt_mb: TABLE_MB,
         ..SearchSettings::default()
     };
@@ -185,7 +203,8 @@ fn run_task<G: Playable>(
         unreachable!("every game has a default evaluator")
     };
     let mut rng = SmallRng::seed_from_u64(0);
-    table.reset();
+    // Forget the last line (a full clear: stale entries would sway replacement decisions).
+    table.clear();
     let result = if algorithm == Algorithm::Full {
         full::search(
             game,

@@ -218,6 +218,10 @@ pub struct BenchArgs {
     /// One JSON object per line, then one with the totals and the signature.
     #[arg(long)]
     pub json: bool,
+    /// Run the full-engine lines only, with this many threads (0 = one per core), to
+    /// compare time to depth; node counts then vary from run to run (no signature check).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=256))]
+    pub threads: Option<u64>,
 }
 
 /// `gametree bench [GAME]`: the fixed suite (see [`crate::bench`]).
@@ -232,7 +236,8 @@ pub fn bench_command(args: &BenchArgs) -> Result<()> {
             "game", "position", "search", "nodes", "ms", "M/s"
         )?;
     }
-    let lines = crate::bench::run(only, |line| {
+    let threads = args.threads.map(|t| t as usize);
+    let lines = crate::bench::run(only, threads, |line| {
         let written = if args.json {
             writeln!(
                 out,
@@ -394,6 +399,12 @@ pub struct SolveArgs {
     /// Print one JSON object: `value`, `best_move`, `nodes`, `millis`.
     #[arg(long)]
     pub json: bool,
+    /// Search threads (0 = one per core).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=256))]
+    pub threads: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub tt_mb: u64,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub game_flags: GameFlags,
@@ -613,7 +624,9 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
         ordering: true,
         random_ties: false,
         candidates: 0,
-        threads: 1,
+        threads: args.threads as usize,
+        tt_mb: args.tt_mb as usize,
+        time_ms: 0,
         ..SearchSettings::default()
     };
     let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);

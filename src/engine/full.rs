@@ -21,7 +21,7 @@
 //! middle of an iteration, the answer is the last completed iteration's, unless the partial
 //! one has already searched the previous best move and then found a move that beats it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -46,12 +46,24 @@ const ASPIRATION_MAX: i32 = 64 * MARGIN_UNIT;
 const SOFT_TIME_SHARE: f64 = 0.5;
 
 /// When to stop: the caller's flag, the deadline, and (for helper threads) the main thread
-/// being done.
+/// being done; and, with several threads, which positions some thread is searching now.
 struct Control<'a> {
     stop: &'a StopFlag,
     deadline: Option<Instant>,
     main_done: AtomicBool,
+    /// Hashes of positions being searched, indexed by their low bits; empty with one thread.
+    /// A thread reaching a position another one is searching defers it behind its siblings
+    /// (the idea of ABDADA, Weill 1996): the threads spread over the tree instead of all
+    /// searching the same first moves, and the deferred move is then often answered from
+    /// the table. Only the order changes, never a value.
+    busy: Box<[AtomicU64]>,
 }
+
+/// Positions at least this deep are marked busy and checked (shallower ones cost more to
+/// check than they save).
+const BUSY_DEPTH: u32 = 3;
+/// Slots of [`Control::busy`].
+const BUSY_SLOTS: usize = 1 << 14;
 
 /// Runs the full engine on `game`. `table` is reused when given (an engine player keeps one
 /// across moves); otherwise a table of `settings.tt_mb` MiB is made for this search.
@@ -88,6 +100,11 @@ where
         stop,
         deadline: (settings.time_ms > 0).then(|| started + Duration::from_millis(settings.time_ms)),
         main_done: AtomicBool::new(false),
+        busy: if thread_count(settings.threads) > 1 {
+            (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
+        } else {
+            Box::new([])
+        },
     };
     let threads = thread_count(settings.threads);
     let mut result = std::thread::scope(|scope| {
@@ -472,7 +489,11 @@ where
                 }
             }
         }
-        let moves = self.ordered_moves(game, ply, depth, tt_move);
+        let mut moves = self.ordered_moves(game, ply, depth, tt_move);
+        let busy_slot = self.mark_busy(hash, depth);
+        if busy_slot.is_some() {
+            self.defer_busy(game, &mut moves);
+        }
         let mover = game.to_move();
         let mut best = -INFINITY;
         let mut best_index = None;
@@ -507,6 +528,10 @@ where
             }
         }
         self.move_buffers[ply] = moves;
+        if let Some(slot) = busy_slot {
+            // Unmark, unless another thread has marked its own position there since.
+            let _ = slot.compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best <= alpha {
@@ -533,6 +558,48 @@ where
         }
         self.observer.leave(best, bound, skipped);
         best
+    }
+
+    /// With several threads, marks the position `hash` as being searched (if deep enough)
+    /// and returns its slot.
+    #[inline]
+    fn mark_busy(&self, hash: u64, depth: u32) -> Option<&'a AtomicU64> {
+        let busy = &self.control.busy;
+        if busy.is_empty() || depth < BUSY_DEPTH {
+            return None;
+        }
+        let slot = &busy[hash as usize & (BUSY_SLOTS - 1)];
+        slot.store(hash, Ordering::Relaxed);
+        Some(slot)
+    }
+
+    /// Moves every move but the first whose position another thread is searching now to
+    /// the end, keeping the order otherwise.
+    fn defer_busy(&self, game: &mut G, moves: &mut [G::Move]) {
+        let busy = &self.control.busy;
+        let mut deferred = [false; 64];
+        let mut any = false;
+        for (k, &mv) in moves.iter().enumerate().skip(1).take(deferred.len()) {
+            let undo = game.play(mv);
+            let hash = game.hash();
+            game.undo(mv, undo);
+            if busy[hash as usize & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == hash {
+                deferred[k] = true;
+                any = true;
+            }
+        }
+        if any {
+            // Stable: the free moves first, then the deferred ones, each in their order.
+            let mut order: Vec<(bool, G::Move)> = moves
+                .iter()
+                .enumerate()
+                .map(|(k, &mv)| (deferred.get(k).copied().unwrap_or(false), mv))
+                .collect();
+            order.sort_by_key(|&(is_deferred, _)| is_deferred);
+            for (slot, (_, mv)) in moves.iter_mut().zip(order) {
+                *slot = mv;
+            }
+        }
     }
 
     /// Orders the root moves for the first iteration: the table's move, then static keys.
