@@ -129,6 +129,8 @@ pub struct Kalah {
     hashes: [u64; VIEWS],
     /// This board size's [`CYCLE_KEYS`].
     cycle_keys: &'static CycleKeys,
+    /// Every stone on the board (constant through a game).
+    total: u16,
 }
 
 impl Kalah {
@@ -142,6 +144,7 @@ impl Kalah {
         game.ring[..n].copy_from_slice(&row[..n]);
         game.ring[n + 1..=2 * n].copy_from_slice(&row[..n]);
         game.hashes = game.hashes_from_scratch();
+        game.total = game.total_stones();
         game
     }
 
@@ -161,6 +164,7 @@ impl Kalah {
             over: false,
             hashes: [0; VIEWS],
             cycle_keys: &CYCLE_KEYS[n],
+            total: 0,
         }
     }
 
@@ -202,6 +206,7 @@ impl Kalah {
         game.to_move = to_move;
         game.empty_capture = empty_capture;
         game.hashes = game.hashes_from_scratch();
+        game.total = game.total_stones();
         if game.side_is_empty(Player::First) || game.side_is_empty(Player::Second) {
             game.sweep();
         }
@@ -610,7 +615,7 @@ impl Game for Kalah {
     fn unbanked(&self) -> Option<i32> {
         let n = self.pit_count();
         let stores = self.ring[n] + self.ring[2 * n + 1];
-        Some(i32::from(self.total_stones() - stores))
+        Some(i32::from(self.total - stores))
     }
 
     fn move_index(&self, mv: Pit) -> usize {
