@@ -1,11 +1,17 @@
-//! Move ordering for the full engine: the transposition-table move first, then killer moves
-//! (moves that caused a cut-off in a sibling node at the same ply), then the rest by the
-//! static ordering key (the evaluation of the child) and by the history heuristic (how often
-//! and how deep a move caused cut-offs anywhere). Every part can be switched off so its effect
-//! on the tree size can be measured.
+//! Move ordering for the full engine: the transposition-table move first, then the rest by
+//! the static ordering key (the game's hint or the evaluation of the child), and among moves
+//! the static key finds equal, the killer moves (moves that caused a cut-off in a sibling
+//! node at the same ply) and then the history heuristic (how often and how deep a move caused
+//! cut-offs anywhere). Every part can be switched off so its effect on the tree size can be
+//! measured.
 //!
-//! Moves are sorted by one `i64` key: the TT move and killers get bands above every static
-//! key, and within a band the static key dominates the history score.
+//! Killers rank below the static key, as quiet killers rank below captures in chess: a
+//! Kalah pit or a Dots line that refuted a sibling position says less than "this move sows
+//! into the store" (Kalah at depth 12 searched 98,827 nodes with killers above the static
+//! key and 54,327 without killers at all).
+//!
+//! Moves are sorted by one `i64` key: the TT move gets a band above every static key; below
+//! it the static key dominates the killer bonus, which dominates the history score.
 
 use super::Player;
 
@@ -26,12 +32,12 @@ pub struct OrderingSwitches {
 
 /// The key band of the transposition-table move.
 const TT_MOVE_KEY: i64 = 1 << 62;
-/// The key bands of the two killer moves (the newer killer first).
-const KILLER_KEYS: [i64; 2] = [1 << 61, 1 << 60];
-/// Static keys are scores (at most about ±10^6); they are scaled above any history count.
-const STATIC_SCALE: i64 = 1 << 24;
-/// History counts are halved when one reaches this, keeping them below `STATIC_SCALE`.
+/// History counts are halved when one reaches this.
 const HISTORY_LIMIT: u32 = 1 << 22;
+/// The bonuses of the two killer moves (the newer killer first), above any history count.
+const KILLER_BONUS: [i64; 2] = [2 * HISTORY_LIMIT as i64 + 2, HISTORY_LIMIT as i64 + 1];
+/// Static keys are scores (at most about ±10^6); they are scaled above killers and history.
+const STATIC_SCALE: i64 = 1 << 24;
 
 /// Killer moves per ply and history counts per (side, move index), owned by one search thread.
 #[derive(Clone, Debug)]
@@ -116,14 +122,13 @@ pub fn move_key(
         key += i64::from(static_key) * STATIC_SCALE;
     }
     if switches.history {
-        key += i64::from(history);
+        key += i64::from(history.min(HISTORY_LIMIT));
     }
     if switches.killers {
         if killers[0] == Some(index) {
-            return KILLER_KEYS[0] + key;
-        }
-        if killers[1] == Some(index) {
-            return KILLER_KEYS[1] + key;
+            key += KILLER_BONUS[0];
+        } else if killers[1] == Some(index) {
+            key += KILLER_BONUS[1];
         }
     }
     key
@@ -143,14 +148,24 @@ mod tests {
     #[test]
     fn bands_are_ordered() {
         let k = |index, st, hist| move_key(ALL, index == 1, index, [Some(2), Some(3)], st, hist);
-        let tt = k(1, -1000, 0);
-        let killer0 = k(2, -1_000_000, 0);
-        let killer1 = k(3, 1_000_000, 0);
-        let best_static = k(4, 1_000_000, HISTORY_LIMIT);
-        let worse_static = k(5, 999_999, HISTORY_LIMIT);
-        assert!(tt > killer0 && killer0 > killer1 && killer1 > best_static);
-        assert!(best_static > worse_static);
-        assert!(k(6, 0, 10) > k(7, 0, 9), "history breaks static ties");
+        let tt = k(1, 1_000_000, HISTORY_LIMIT);
+        let killer0 = k(2, 5, 0);
+        let killer1 = k(3, 5, 0);
+        let quiet = k(4, 5, HISTORY_LIMIT);
+        let better_static = k(5, 6, 0);
+        assert!(tt > better_static && better_static > killer0);
+        assert!(
+            killer0 > killer1 && killer1 > quiet,
+            "killers above history"
+        );
+        assert!(
+            k(6, 0, 10) > k(7, 0, 9),
+            "history breaks the remaining ties"
+        );
+        assert!(
+            k(1, -1_000_000, 0) > k(8, 1_000_000, HISTORY_LIMIT),
+            "the TT move first"
+        );
     }
 
     #[test]
