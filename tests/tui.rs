@@ -3055,7 +3055,7 @@ fn wide_terminals_grow_the_boards_and_keep_the_log_narrow() {
     let Areas::Panes(a) = app.areas() else {
         panic!()
     };
-    assert!(a.moves.width <= 44, "{:?}", a.moves);
+    assert!(a.moves.width <= 46, "{:?}", a.moves);
     let row = lines(&buf)
         .into_iter()
         .find(|l| l.contains(" 1 •"))

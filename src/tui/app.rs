@@ -582,7 +582,11 @@ impl<G: HasBoard> App<G> {
 
     fn undo(&mut self, fx: &mut Vec<Effect<G>>) {
         let humans = [self.is_human(Player::First), self.is_human(Player::Second)];
-        let played = &self.session.steps()[..self.session.cursor()];
+        let played = self
+            .session
+            .steps()
+            .get(..self.session.cursor())
+            .unwrap_or_default();
         // Against the engine, undo takes back the human's turn; the engine's moves before
         // the human's first one are not the human's to take back (undoing them would only
         // make the engine choose its opening again).

@@ -250,7 +250,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "type",
-        "on a text row every key types (q and hjkl too); Ctrl-c quits",
+        "on a text row every key types (q, hjkl too); Ctrl-c quits",
     ),
     ("Esc", "back to the game it was opened from (o)"),
     ("", "Branching"),

@@ -70,7 +70,7 @@ pub const MOVES_MIN_W: u16 = 26;
 /// The narrowest the engine pane may be when the panes sit under the board.
 pub const ENGINE_MIN_W: u16 = 40;
 /// The move log's width on a wide terminal (its rows need about 40 columns).
-pub const MOVES_WIDE_W: u16 = 42;
+pub const MOVES_WIDE_W: u16 = 46;
 /// The narrowest the engine and tree column may be for the move log to get a column of its
 /// own beside it.
 pub const ENGINE_WIDE_MIN_W: u16 = 60;

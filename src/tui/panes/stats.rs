@@ -181,7 +181,7 @@ pub fn lines<G: HasBoard>(app: &App<G>, width: u16) -> Vec<Line<'static>> {
     let result: Option<(&SearchResult<G::Move>, Vec<String>)> = if let Some(p) = engine.pending {
         head.push(vec![Span::styled(
             format!(
-                " {} {}",
+                "{} {}",
                 spinner(app.view.tick),
                 seconds(app.view.tick - p.started)
             ),
@@ -193,7 +193,7 @@ pub fn lines<G: HasBoard>(app: &App<G>, width: u16) -> Vec<Line<'static>> {
             .map(|r| (r, format_line(app.session.current(), &r.pv)))
     } else {
         engine.last.as_ref().map(|l| {
-            let state = if l.hurried { " stopped early" } else { " done" };
+            let state = if l.hurried { "stopped early" } else { "done" };
             head.push(vec![Span::styled(state, theme.dim)]);
             (&l.result, l.pv.clone())
         })
