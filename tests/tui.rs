@@ -509,7 +509,11 @@ fn help_overlay_lists_keys_and_mouse_and_closes() {
     assert!(!text.contains("Branching"), "{text}");
     feed(&mut app, vec![key(KeyCode::PageDown); 5]);
     let text = screen(&render(&mut app, 80, 24));
-    for needle in ["Mouse", "wheel over Moves", "click a tree row", "Branching"] {
+    for needle in [
+        "Mouse",
+        "scrolls the pane under the pointer",
+        "click a tree row",
+    ] {
         assert!(text.contains(needle), "{needle} missing:\n{text}");
     }
     feed(&mut app, vec![key(KeyCode::Up); 100]);
@@ -536,7 +540,15 @@ fn hint_is_shown_on_the_board_with_its_value() {
     let buf = render(&mut app, 80, 24);
     assert!(screen(&buf).contains("Hint: c3 (+0)"));
     let at = spot(&app, ttt("c3"));
-    // The cursor sits on the hint (reversed), over the hint's colour.
+    // The cursor sits on the hint in a style of its own, not reversed: reversing the hint's
+    // colours would hide them.
+    assert_eq!(buf[at].bg, app.theme.hint_cursor.bg.unwrap());
+    assert!(!buf[at].modifier.contains(Modifier::REVERSED));
+    assert_ne!(app.theme.hint_cursor, app.theme.cursor);
+    assert_ne!(app.theme.hint_cursor, app.theme.hint);
+    // Moved off it, the hint keeps its colour and the cursor is reversed elsewhere.
+    feed(&mut app, vec![key(KeyCode::Left)]);
+    let buf = render(&mut app, 80, 24);
     assert_eq!(buf[at].bg, app.theme.hint.bg.unwrap());
     assert!(screen(&buf).contains("hint for X"));
     // Playing clears it.
@@ -684,14 +696,31 @@ fn the_engine_pane_shows_the_search_and_minimax_comparison() {
     );
     assert!(thinking.contains("0.3s"), "{thinking}");
     feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
+    let counting = screen(&render(&mut app, 80, 24));
+    assert!(
+        counting.contains("minimax to depth 3: counting"),
+        "{counting}"
+    );
     feed(
         &mut app,
-        vec![Event::Engine(Report::MinimaxNodes { id, nodes: 420 })],
+        vec![Event::Engine(Report::MinimaxNodes {
+            id,
+            nodes: Some(420),
+        })],
     );
     let done = screen(&render(&mut app, 80, 24));
     assert!(done.contains("best a1"), "{done}");
     assert!(done.contains("nodes 42"), "{done}");
-    assert!(done.contains("minimax would visit 420 (×10.0)"), "{done}");
+    // Against the nodes of the search to that depth, and saying which.
+    assert!(done.contains("minimax to depth 3: 420 nodes"), "{done}");
+    assert!(done.contains("×10.0 alphabeta's 42"), "{done}");
+    // Over the budget, the count is given up and says so.
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::MinimaxNodes { id, nodes: None })],
+    );
+    let over = screen(&render(&mut app, 80, 24));
+    assert!(over.contains("over 3,000,000 nodes"), "{over}");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -924,7 +953,7 @@ fn the_worker_plays_tictactoe_and_counts_minimax_nodes_like_minimax() {
         &gametree::engine::limits::StopFlag::new(),
         &mut |_| {},
     );
-    assert_eq!(minimax, Some(result.stats.nodes));
+    assert_eq!(minimax, Some(Some(result.stats.nodes)));
 }
 
 #[test]
@@ -1030,8 +1059,15 @@ fn setup_refuses_out_of_range_values_inline_with_the_range() {
     press(&mut state, &[KeyCode::Enter]);
     assert_eq!(state.error, None);
     assert_eq!(state.config.players.second.depth, 5);
-    // Words where numbers belong are refused too.
+    // The time limit is for the full engine only: alpha-beta's is shown as not applying
+    // and cannot be edited.
     select(&mut state, Row::Time);
+    assert!(render_setup(&state).contains("- (full engine only)"));
+    press(&mut state, &typed("5"));
+    assert_eq!(state.editing, None);
+    assert!(state.error.clone().unwrap().contains("full engine only"));
+    state.config.players.second.algorithm = gametree::engine::search::Algorithm::Full;
+    // Words where numbers belong are refused too.
     press(&mut state, &typed("soon"));
     press(&mut state, &[KeyCode::Enter]);
     assert!(state.error.clone().unwrap().contains("whole number"));
@@ -1148,7 +1184,7 @@ fn dots_board_shows_dots_lines_owned_boxes_and_coordinates() {
         let letters = lines(&buf)
             .iter()
             .position(|l| [" a ", " b ", " c ", " d "].iter().all(|c| l.contains(c)))
-            .unwrap() as u16;
+            .unwrap_or_else(|| panic!("{text}")) as u16;
         let one = find(&buf, " 1 •").unwrap();
         let four = find(&buf, " 4 •").unwrap();
         assert!(four.y < one.y && one.y < letters, "{text}");
@@ -1274,7 +1310,12 @@ fn kalah_board_shows_pits_stores_counts_and_the_last_sowing() {
                 .modifier
                 .contains(ratatui::style::Modifier::UNDERLINED)
         );
-        assert!(text.contains("South to move (you)"), "extra turn: {text}");
+        assert!(
+            text.contains("South to move again (you): extra turn"),
+            "extra turn: {text}"
+        );
+        // The move that earned it is the one marked.
+        assert!(text.contains("1. South c        extra turn"), "{text}");
         assert!(text.contains("South 1 · North 0"), "{text}");
         assert!(text.contains(" a ") && text.contains(" f "), "{text}");
     }
@@ -2401,4 +2442,856 @@ fn transposition_table_hits_are_marked_and_explained() {
         text.contains("Search tree · 2 nodes · other position"),
         "{text}"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// The reviewer's findings on issue 3 (numbers in the names of the tests' comments)
+// ---------------------------------------------------------------------------------------
+
+use gametree::engine::search::Algorithm as Algo;
+use gametree::tui::panes::status_bar::key_hints;
+use gametree::tui::runner::{SetupExit, run_game_and_setup};
+
+fn setup_buffer(state: &SetupState, width: u16, height: u16) -> Buffer {
+    let mut state = state.clone();
+    state.frame = Rect::new(0, 0, width, height);
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|f| {
+            gametree::tui::panes::setup::draw(f, &state, &gametree::tui::theme::Theme::default());
+        })
+        .unwrap();
+    terminal.backend().buffer().clone()
+}
+
+/// The setup screen's key-hint line: the first non-empty line under the form's box.
+fn setup_hint_line(state: &SetupState) -> String {
+    let buf = setup_buffer(state, 80, 24);
+    let bottom = state.form_area().bottom();
+    lines(&buf)[usize::from(bottom)].clone()
+}
+
+fn search_result<M: Clone>(
+    best: Option<M>,
+    value: i32,
+    pv: Vec<M>,
+    stats: SearchStats,
+) -> SearchResult<M> {
+    SearchResult {
+        ties: best.clone().into_iter().collect(),
+        best,
+        value,
+        pv,
+        stats,
+        completed: true,
+    }
+}
+
+fn progress<M>(id: u64, result: SearchResult<M>) -> Event<Report<M>> {
+    Event::Engine(Report::Progress { id, result })
+}
+
+fn full_engine(config: &mut Config) {
+    for side in [&mut config.players.first, &mut config.players.second] {
+        side.algorithm = Algo::Full;
+        side.time_ms = 1000;
+        side.depth = 0;
+    }
+}
+
+/// A Tic-tac-toe game against the engine (O) where X has played b2: the engine's search
+/// and its id.
+fn engine_thinking(config: &Config) -> (App<TicTacToe>, u64) {
+    let mut app = new_app::<TicTacToe>(config);
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    let id = search_id(&fx, Purpose::Move);
+    (app, id)
+}
+
+/// Feeds a progress report of search `id` with these counters, best move and line.
+fn report_progress(app: &mut App<TicTacToe>, id: u64, stats: SearchStats, pv: &[&str]) {
+    let pv: Vec<u8> = pv.iter().map(|m| ttt(m)).collect();
+    let result = search_result(pv.first().copied(), 0, pv, stats);
+    feed(app, vec![progress(id, result)]);
+}
+
+/// The engine pane's text at 80x24.
+fn engine_text<G: HasBoard>(app: &mut App<G>) -> String {
+    let buf = render(app, 80, 24);
+    let Areas::Panes(a) = app.areas() else {
+        panic!("fits")
+    };
+    (a.engine.y..a.engine.bottom())
+        .map(|y| {
+            (a.engine.x..a.engine.right())
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+// 1, 12: on a text row every printable key types; the hints say Ctrl-c quits there.
+#[test]
+fn setup_text_fields_take_every_printable_key_first() {
+    let mut state = setup();
+    select(&mut state, Row::Load);
+    let hints = setup_hint_line(&state);
+    assert!(
+        hints.contains("Ctrl-c quit") && !hints.contains("q quit"),
+        "{hints}"
+    );
+    press(&mut state, &typed("kalah.json"));
+    assert_eq!(
+        state.editing.as_deref(),
+        Some("kalah.json"),
+        "k and l typed"
+    );
+    assert_eq!(
+        press(&mut state, &[KeyCode::Enter]),
+        SetupOutcome::Load("kalah.json".into())
+    );
+    for first in ['h', 'j', 'k', 'l', 'q'] {
+        select(&mut state, Row::Seed);
+        press(&mut state, &[KeyCode::Esc]);
+        press(&mut state, &[KeyCode::Char(first)]);
+        assert_eq!(state.editing, Some(first.to_string()), "{first} types");
+        press(&mut state, &[KeyCode::Esc]);
+    }
+    // On a choice row the same keys navigate, and q quits.
+    select(&mut state, Row::Game);
+    assert!(setup_hint_line(&state).contains("q quit"));
+    press(&mut state, &typed("l"));
+    assert_eq!(state.config.game, gametree::games::GameKind::Gomoku);
+    press(&mut state, &typed("j"));
+    assert_eq!(state.row(), Row::Humans);
+    assert_eq!(press(&mut state, &typed("q")), SetupOutcome::Quit);
+}
+
+// 2, 8: the setup screen opened from a game keeps the game behind it; a failed load there
+// keeps both the game and the form's edits; Esc goes back to the game.
+#[test]
+fn a_failed_load_from_setup_keeps_the_running_game_and_the_edits() {
+    let config = config(true, true);
+    let options = config.game_options::<TicTacToe>().unwrap();
+    let engines = gametree::tui::engines::<TicTacToe>(&config, &options).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let sink = tx.clone();
+    let mut worker = Worker::spawn(engines, move |r| {
+        let _ = sink.send(Event::Engine(r));
+    })
+    .unwrap();
+    let mut app = new_app::<TicTacToe>(&config);
+    let mut state = SetupState::new(config.clone());
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let ctrl_c = Event::Input(CtEvent::Key(KeyEvent::new(
+        KeyCode::Char('c'),
+        KeyModifiers::CONTROL,
+    )));
+    // Play b2, open the setup screen (no question: nothing is lost yet), edit O's depth,
+    // then load a file that is not there: asked first (unsaved), refused in place.
+    let mut events: Vec<Ev<TicTacToe>> = vec![key(KeyCode::Enter), ch('o')];
+    events.extend([KeyCode::Down, KeyCode::Down, KeyCode::Down, KeyCode::Right].map(key));
+    events.extend([
+        ch('7'),
+        key(KeyCode::Enter),
+        key(KeyCode::End),
+        key(KeyCode::Up),
+    ]);
+    events.extend("missing-file.json".chars().map(ch));
+    events.extend([key(KeyCode::Enter), ch('y'), ctrl_c]);
+    for e in events {
+        tx.send(e).unwrap();
+    }
+    let exit = run_game_and_setup(&mut terminal, &rx, &mut app, &mut worker, &mut state).unwrap();
+    assert!(matches!(exit, SetupExit::Quit), "{exit:?}");
+    let message = state.message.clone().unwrap();
+    assert!(
+        message.contains("missing-file.json: cannot be read"),
+        "{message}"
+    );
+    assert_eq!(state.config.players.second.depth, 7, "the edit survives");
+    assert_eq!(notations(&app), ["b2"], "the game survives");
+    // Again: Esc in the setup screen goes back to the game, which takes keys as before.
+    for e in [ch('o'), key(KeyCode::Esc), ch('u'), ch('q'), ch('y')] {
+        tx.send(e).unwrap();
+    }
+    let exit = run_game_and_setup(&mut terminal, &rx, &mut app, &mut worker, &mut state).unwrap();
+    assert!(matches!(exit, SetupExit::Quit), "{exit:?}");
+    assert_eq!(notations(&app), ["b2"]);
+    assert_eq!(app.session.cursor(), 0, "u reached the game after Esc");
+    assert_eq!(state.config.players.second.depth, 7);
+    assert_eq!(state.kept, None);
+}
+
+// 9, 10, 11: what applies; short, wrapped, fresh messages; the form's top and its hints.
+#[test]
+fn setup_says_what_applies_and_keeps_its_messages_short_wrapped_and_fresh() {
+    let mut config = config(true, false);
+    config.players.second.algorithm = Algo::Full;
+    config.players.second.time_ms = 1000;
+    let mut state = SetupState::new(config);
+    state.frame = Rect::new(0, 0, 80, 24);
+    let text = render_setup(&state);
+    assert!(text.contains("0 (as time allows)"), "{text}");
+    assert!(text.contains("1000 ms"), "{text}");
+    assert!(
+        text.contains("0 (game's: 9)"),
+        "alpha-beta's depth 0: {text}"
+    );
+    assert!(
+        text.contains("- (full engine only)"),
+        "alpha-beta's time: {text}"
+    );
+    // An out-of-range option: its key, value and range, once, without the source name.
+    select(&mut state, Row::Game);
+    press(&mut state, &[KeyCode::Right; 3]);
+    assert_eq!(state.config.game, gametree::games::GameKind::Dots);
+    select(&mut state, Row::Option(0));
+    press(&mut state, &typed("10"));
+    press(&mut state, &[KeyCode::Enter]);
+    assert_eq!(
+        state.error.as_deref(),
+        Some("dots.rows = 10: must be 1..=9")
+    );
+    press(&mut state, &[KeyCode::Esc]);
+    // A long message wraps inside the box under the selected row, every word shown.
+    let long = "saved.json: not a gametree save file: expected the key `format` with the value \
+                gametree-save, found something else entirely at line 1 column 2 END";
+    state.message = Some(long.to_string());
+    let buf = setup_buffer(&state, 80, 24);
+    let form = state.form_area();
+    // The text inside the box, line by line, joined again: the whole message.
+    let inside: Vec<String> = (form.y + 1..form.bottom() - 1)
+        .map(|y| {
+            (form.x + 1..form.right() - 1)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let first = inside
+        .iter()
+        .position(|l| l.starts_with("saved.json"))
+        .unwrap();
+    let wrapped = inside[first..first + 3].join(" ");
+    assert!(wrapped.starts_with(long), "{}", screen(&buf));
+    // The next key takes it away (switching the game here).
+    select(&mut state, Row::Game);
+    press(&mut state, &[KeyCode::Right]);
+    assert_eq!(state.message, None);
+    assert!(!render_setup(&state).contains("END"));
+    // Kalah at 80x24: the form opens at its top, the hints sit under the box.
+    let mut state = setup();
+    state.config.game = gametree::games::GameKind::Kalah;
+    let text = render_setup(&state);
+    assert!(text.contains("Game") && text.contains("You play"), "{text}");
+    let hints = setup_hint_line(&state);
+    let x = hints.find("↑↓").unwrap();
+    assert_eq!(x, usize::from(state.form_area().x), "{hints}");
+    // The selected empty Load row still shows a selected cell.
+    select(&mut state, Row::Load);
+    state.load_path.clear();
+    let buf = setup_buffer(&state, 80, 24);
+    let at = find(&buf, "(type a file name)").unwrap();
+    assert!(buf[at].modifier.contains(Modifier::REVERSED));
+}
+
+// 3, 4: the engine pane is live during a search; the time-limited full engine is shown by
+// its time, never by its depth sentinel.
+#[test]
+fn the_engine_pane_is_live_while_the_engine_thinks() {
+    let mut config = config(true, false);
+    full_engine(&mut config);
+    let (mut app, id) = engine_thinking(&config);
+    let stats = SearchStats {
+        nodes: 5000,
+        cutoffs: 120,
+        elapsed: Duration::from_millis(100),
+        ..SearchStats::default()
+    };
+    report_progress(&mut app, id, stats, &[]);
+    let text = engine_text(&mut app);
+    assert!(text.contains("full · 1000 ms/move"), "{text}");
+    assert!(!text.contains("depth 1000"), "{text}");
+    assert!(text.contains("best so far -"), "{text}");
+    assert!(text.contains("value not yet"), "{text}");
+    assert!(
+        text.contains("nodes 5,000") && text.contains("speed 50k n/s"),
+        "{text}"
+    );
+    assert!(text.contains("depth -"), "{text}");
+    // An iteration completed: the best move so far, its value, depth and line.
+    let stats = SearchStats {
+        nodes: 20_000,
+        depth: 4,
+        iteration_nodes: 15_000,
+        elapsed: Duration::from_millis(200),
+        ..SearchStats::default()
+    };
+    report_progress(&mut app, id, stats, &["a1", "c3", "a3"]);
+    let text = engine_text(&mut app);
+    assert!(text.contains("best so far a1"), "{text}");
+    assert!(text.contains("value +0"), "{text}");
+    assert!(
+        text.contains("depth 4") && text.contains("nodes 20,000"),
+        "{text}"
+    );
+    assert!(text.contains("pv a1 c3 a3"), "{text}");
+    // The header of the whole screen never shows the sentinel either.
+    assert!(!screen(&render(&mut app, 80, 24)).contains("depth 1000"));
+    assert!(!screen(&render(&mut app, 120, 40)).contains("depth 1000"));
+    // The same for minimax and alpha-beta (no answer until the end: counters only).
+    for algorithm in [Algo::Minimax, Algo::AlphaBeta] {
+        let mut config = config.clone();
+        config.players.second.algorithm = algorithm;
+        config.players.second.depth = 5;
+        let (mut app, id) = engine_thinking(&config);
+        let stats = SearchStats {
+            nodes: 777,
+            elapsed: Duration::from_millis(100),
+            ..SearchStats::default()
+        };
+        report_progress(&mut app, id, stats, &[]);
+        let text = engine_text(&mut app);
+        assert!(text.contains(&format!("{algorithm} · depth 5")), "{text}");
+        assert!(text.contains("nodes 777"), "{text}");
+        assert!(!text.contains("thinking..."), "{text}");
+    }
+}
+
+// 7: "move now" before any root move was searched: no fake value in the log or the pane.
+#[test]
+fn a_move_made_before_any_search_has_no_value() {
+    let mut config = config(true, false);
+    full_engine(&mut config);
+    let (mut app, id) = engine_thinking(&config);
+    assert!(feed(&mut app, vec![ch('m')]).contains(&Effect::Stop));
+    let stats = SearchStats {
+        nodes: 3,
+        ..SearchStats::default()
+    };
+    let mut result = search_result(Some(ttt("a1")), 0, vec![ttt("a1")], stats);
+    result.completed = false;
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Finished { id, result })],
+    );
+    assert_eq!(notations(&app), ["b2", "a1"]);
+    assert_eq!(app.session.steps()[1].value, None, "no value logged");
+    let text = engine_text(&mut app);
+    assert!(text.contains("stopped early"), "{text}");
+    assert!(text.contains("none: stopped before any move"), "{text}");
+    assert!(!text.contains("value +0"), "{text}");
+    let log = screen(&render(&mut app, 80, 24));
+    let row = log.lines().find(|l| l.contains("2. O")).unwrap();
+    assert!(!row.contains("+0"), "{row}");
+}
+
+// 5, 6: minimax says so plainly; the ratio compares the same depth (the last iteration).
+#[test]
+fn the_minimax_comparison_is_plain_and_compares_like_with_like() {
+    let mut config = config(true, false);
+    config.players.second.algorithm = Algo::Minimax;
+    let mut app = new_app::<TicTacToe>(&config);
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    feed(
+        &mut app,
+        vec![finished(search_id(&fx, Purpose::Move), ttt("a1"), 0)],
+    );
+    let text = engine_text(&mut app);
+    assert!(text.contains("plain minimax: no pruning"), "{text}");
+    assert!(!text.contains("would visit"), "{text}");
+    // The full engine: 1,000 nodes over every iteration, 100 in the depth-4 one.
+    let mut config = config.clone();
+    full_engine(&mut config);
+    let (mut app, id) = engine_thinking(&config);
+    let stats = SearchStats {
+        nodes: 1000,
+        iteration_nodes: 100,
+        depth: 4,
+        ..SearchStats::default()
+    };
+    let result = search_result(Some(ttt("a1")), 0, vec![ttt("a1")], stats);
+    feed(
+        &mut app,
+        vec![
+            Event::Engine(Report::Finished { id, result }),
+            Event::Engine(Report::MinimaxNodes {
+                id,
+                nodes: Some(500),
+            }),
+        ],
+    );
+    let text = engine_text(&mut app);
+    assert!(text.contains("minimax to depth 4: 500 nodes"), "{text}");
+    assert!(text.contains("×5.0 the depth-4 iteration's 100"), "{text}");
+}
+
+// 13: messages go at the next action or after a few seconds of ticks; a long one is shown
+// whole on the second row.
+#[test]
+fn status_messages_expire_and_are_not_cut() {
+    use gametree::tui::view_state::MESSAGE_TICKS;
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    feed(&mut app, vec![ch('.')]);
+    assert!(app.view.message.is_some());
+    feed(&mut app, vec![Event::Tick; MESSAGE_TICKS as usize - 1]);
+    assert!(app.view.message.is_some(), "still there");
+    feed(&mut app, vec![Event::Tick]);
+    assert_eq!(app.view.message, None, "expired");
+    feed(&mut app, vec![ch('.')]);
+    assert!(app.view.message.is_some());
+    feed(&mut app, vec![key(KeyCode::Tab)]);
+    assert_eq!(app.view.message, None, "the next action takes it away");
+    // A message too long to share the first row takes the second, whole.
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    feed(&mut app, vec![key(KeyCode::Enter), ch('t')]);
+    let text = app.view.message.clone().unwrap().text;
+    assert!(text.len() > 50, "{text}");
+    let buf = render(&mut app, 80, 24);
+    assert!(screen(&buf).contains(&text), "{}", screen(&buf));
+    // So is a saved file's name.
+    let mut app = new_app::<Kalah>(&config(true, false));
+    app.saved(Ok("gametree-kalah-20261122-231105.json".into()));
+    assert!(
+        screen(&render(&mut app, 80, 24)).contains("Saved to gametree-kalah-20261122-231105.json")
+    );
+}
+
+// 14: the keys shown follow the focus, dialogs and what can be done now.
+#[test]
+fn key_hints_follow_focus_dialogs_and_redo() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    let has = |app: &App<TicTacToe>, key: &str| key_hints(app).iter().any(|(k, _)| *k == key);
+    assert!(has(&app, "⏎") && has(&app, "H"));
+    assert!(!has(&app, "u"), "nothing to undo yet");
+    feed(&mut app, vec![key(KeyCode::Tab)]);
+    assert_eq!(app.view.focus, Pane::Moves);
+    assert!(!has(&app, "⏎") && !has(&app, "H"), "{:?}", key_hints(&app));
+    assert!(has(&app, "↑↓") && has(&app, "PgUp PgDn"));
+    feed(&mut app, vec![key(KeyCode::BackTab), key(KeyCode::Enter)]);
+    assert!(has(&app, "u") && !has(&app, "r"));
+    feed(&mut app, vec![ch('u')]);
+    assert!(has(&app, "r"), "redo after an undo: {:?}", key_hints(&app));
+    feed(&mut app, vec![ch('r'), ch('q')]);
+    assert!(app.view.dialog.is_some());
+    let keys: Vec<_> = key_hints(&app).iter().map(|(k, _)| *k).collect();
+    assert_eq!(keys, ["y ⏎", "n Esc", "Ctrl-c"]);
+    let bar = screen(&render(&mut app, 80, 24));
+    let last = bar.lines().last().unwrap();
+    assert!(last.contains("y ⏎ yes") && !last.contains("hint"), "{last}");
+}
+
+// 15, 25: the help lists every key and mouse action, H and the arrows in Moves included.
+#[test]
+fn help_lists_every_key_and_mouse_action() {
+    let help: Vec<String> = gametree::tui::keymap::HELP
+        .iter()
+        .map(|(k, w)| format!("{k} {w}"))
+        .collect();
+    let all = help.join("\n");
+    for needle in [
+        "PgUp PgDn",
+        "in Moves",
+        "hover the board",
+        "F1",
+        "Ctrl-r",
+        "< >",
+        "h is left",
+        "only while Moves has the focus",
+        "scrolls the pane under the pointer",
+        "in Engine",
+        "Esc returns to it",
+        "click a button",
+    ] {
+        assert!(all.contains(needle), "{needle} missing:\n{all}");
+    }
+    // Every line fits the overlay at 80 columns.
+    let keys_w = gametree::tui::keymap::HELP
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap();
+    for (keys, what) in gametree::tui::keymap::HELP {
+        let width = if keys.is_empty() {
+            what.chars().count() + 1
+        } else {
+            keys_w + 2 + what.chars().count()
+        };
+        assert!(width <= 78, "too wide: {keys} {what}");
+    }
+}
+
+// 16: narrow titles say less instead of cutting a word; stats items never split.
+#[test]
+fn small_sizes_shorten_titles_and_keep_stats_items_whole() {
+    let mut app = new_app::<Dots>(&config(true, true));
+    let mut moves = Vec::new();
+    loop {
+        let game = app.session.current();
+        moves.clear();
+        game.legal_moves(&mut moves);
+        let Some(&mv) = moves.first() else { break };
+        app.session.play(mv, None).unwrap();
+    }
+    assert!(app.session.current().outcome().is_some());
+    let buf = render(&mut app, 60, 20);
+    let top = &lines(&buf)[0];
+    assert!(top.contains(" game over "), "{top}");
+    assert!(
+        !top.contains("game ov ") && !top.contains("game ov━"),
+        "{top}"
+    );
+    // Big numbers at 80x24: every item whole on one line.
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    let stats = SearchStats {
+        nodes: 123_456_789,
+        cutoffs: 98_765_432,
+        depth: 12,
+        iteration_nodes: 1_000_000,
+        elapsed: Duration::from_millis(12_345),
+        ..SearchStats::default()
+    };
+    let result = search_result(Some(ttt("a1")), 0, vec![ttt("a1")], stats);
+    let id = search_id(&fx, Purpose::Move);
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Finished { id, result })],
+    );
+    let text = engine_text(&mut app);
+    for item in [
+        "nodes 123,456,789",
+        "speed 10.0M n/s",
+        "cut-offs 98,765,432",
+        "time 12.35 s",
+        "depth 12",
+    ] {
+        assert!(text.lines().any(|l| l.contains(item)), "{item}:\n{text}");
+    }
+}
+
+// 18: a long game shown first at another size: the first wheel notch moves the list.
+#[test]
+fn the_move_log_scrolls_at_once_after_a_resize() {
+    let config = config(true, true);
+    let options = config.game_options::<Dots>().unwrap();
+    let mut session = Session::<Dots>::new(options);
+    let mut moves = Vec::new();
+    for _ in 0..22 {
+        moves.clear();
+        session.current().legal_moves(&mut moves);
+        session.play(moves[0], None).unwrap();
+    }
+    // Made for the default frame, then the terminal turns out taller (as when a save is
+    // loaded at 120x40): one resize, then only drawing and the wheel.
+    let mut app = App::new(&config, session);
+    app.resize(120, 40);
+    let Areas::Panes(a) = app.areas() else {
+        panic!()
+    };
+    let rows = usize::from(layout::inner(a.moves).height);
+    assert!(rows < 23, "the log must scroll at 120x40 ({rows} rows)");
+    assert!(app.view.log_offset <= 23 - rows, "offset within the list");
+    let first_row = |app: &App<Dots>| {
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        terminal.draw(|f| gametree::tui::ui::draw(f, app)).unwrap();
+        let buf = terminal.backend().buffer();
+        let inner = layout::inner(a.moves);
+        (inner.x..inner.right())
+            .map(|x| buf[(x, inner.y)].symbol())
+            .collect::<String>()
+    };
+    let before = first_row(&app);
+    feed(
+        &mut app,
+        vec![mouse(
+            MouseEventKind::ScrollUp,
+            layout::inner(a.moves).as_position(),
+        )],
+    );
+    assert_ne!(first_row(&app), before, "the first notch scrolls");
+}
+
+// 20: engine against engine holds still behind a dialog.
+#[test]
+fn engine_games_pause_behind_a_dialog() {
+    let mut config = config(false, false);
+    config.ui.engine_pace_ms = 300;
+    let mut app = new_app::<TicTacToe>(&config);
+    let fx = app.start();
+    feed(
+        &mut app,
+        vec![finished(search_id(&fx, Purpose::Move), ttt("b2"), 0)],
+    );
+    feed(&mut app, vec![ch('q')]);
+    assert!(app.view.dialog.is_some(), "an unsaved game asks");
+    assert!(
+        feed(&mut app, vec![Event::Tick; 10]).is_empty(),
+        "no move behind it"
+    );
+    feed(&mut app, vec![ch('n')]);
+    assert!(
+        feed(&mut app, vec![Event::Tick; 2]).is_empty(),
+        "the pace goes on"
+    );
+    let fx = feed(&mut app, vec![Event::Tick]);
+    let id = search_id(&fx, Purpose::Move);
+    // An answer that comes while a dialog is open waits for it to close.
+    feed(&mut app, vec![ch('q'), finished(id, ttt("a1"), 0)]);
+    assert_eq!(notations(&app), ["b2"]);
+    feed(&mut app, vec![key(KeyCode::Esc)]);
+    assert_eq!(notations(&app), ["b2", "a1"]);
+}
+
+// 21: a wide terminal gives the boards room and the move log only what it needs; Kalah's
+// stores say whose they are; Gomoku's stones are black and white, not coloured.
+#[test]
+fn wide_terminals_grow_the_boards_and_keep_the_log_narrow() {
+    let mut app = new_app::<Dots>(&config(true, true));
+    let buf = render(&mut app, 200, 60);
+    let Areas::Panes(a) = app.areas() else {
+        panic!()
+    };
+    assert!(a.moves.width <= 46, "{:?}", a.moves);
+    let row = lines(&buf)
+        .into_iter()
+        .find(|l| l.contains(" 1 •"))
+        .unwrap();
+    let dots: Vec<usize> = row
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| *c == '•')
+        .map(|(i, _)| i)
+        .collect();
+    assert!(dots[1] - dots[0] > 8, "boxes wider than at 80x24: {row}");
+    for (w, h) in [(80, 24), (200, 60)] {
+        let mut app = new_app::<Kalah>(&config(true, true));
+        let buf = render(&mut app, w, h);
+        let board = board_inner(&app);
+        let text: String = (board.y..board.bottom())
+            .map(|y| {
+                (board.x..board.right())
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let (north, south) = if w == 80 {
+            ("N", "S")
+        } else {
+            ("North", "South")
+        };
+        // The label inside each store, between the table's borders.
+        for name in [north, south] {
+            let label = if w == 80 {
+                format!("│ {name} │")
+            } else {
+                format!("│{name} │")
+            };
+            assert!(text.contains(&label), "{label}:\n{text}");
+        }
+    }
+    let mut app = new_app::<Gomoku>(&config(true, true));
+    play_line(&mut app, "h8 h9");
+    let buf = render(&mut app, 80, 24);
+    for stone in ["●", "○"] {
+        let at = board_inner(&app)
+            .positions()
+            .find(|&p| buf[p].symbol() == stone)
+            .unwrap();
+        assert_ne!(buf[at].fg, app.theme.first.fg.unwrap());
+        assert_ne!(buf[at].fg, app.theme.second.fg.unwrap());
+    }
+}
+
+// 22: the game screen's "enlarge" message says how to quit, even when it wraps.
+#[test]
+fn the_enlarge_message_says_q_quits() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    for (w, h) in [(40, 12), (30, 8), (20, 4)] {
+        let text = screen(&render(&mut app, w, h));
+        assert!(text.contains("q quits"), "{w}x{h}:\n{text}");
+    }
+}
+
+// 23: clicks aimed from the picture (what is drawn, not the hit-test) play what is drawn.
+#[test]
+fn kalah_clicks_on_the_drawn_pits_play_them() {
+    let mut app = new_app::<Kalah>(&config(true, true));
+    let buf = render(&mut app, 80, 24);
+    let board = board_inner(&app);
+    let rows = lines(&buf);
+    let letter_rows: Vec<usize> = (usize::from(board.y)..usize::from(board.bottom()))
+        .filter(|&y| {
+            let l = &rows[y];
+            l.contains(" a ") && l.contains(" f ")
+        })
+        .collect();
+    let (top, bottom) = (letter_rows[0], *letter_rows.last().unwrap());
+    // South's pit a: the count drawn above the letter a of the bottom row.
+    let count_above = |y: usize, letter: char, down: bool| -> Position {
+        let line = &rows[y];
+        let x = line.chars().position(|c| c == letter).unwrap();
+        let mut y = y;
+        loop {
+            y = if down { y + 1 } else { y - 1 };
+            if buf[(x as u16, y as u16)]
+                .symbol()
+                .chars()
+                .all(|c| c.is_ascii_digit())
+            {
+                return Position::new(x as u16, y as u16);
+            }
+        }
+    };
+    feed(&mut app, vec![click(count_above(bottom, 'a', false))]);
+    assert_eq!(notations(&app), ["a"]);
+    // North's pit c: the count below the letter c of the top row.
+    let buf = render(&mut app, 80, 24);
+    assert_eq!(lines(&buf)[top], rows[top]);
+    feed(&mut app, vec![click(count_above(top, 'c', true))]);
+    assert_eq!(notations(&app), ["a", "c"]);
+}
+
+#[test]
+fn gomoku_clicks_on_the_drawn_point_play_it() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut app = new_app::<Gomoku>(&config(true, true));
+        let buf = render(&mut app, w, h);
+        // The point h8: on the row labelled 8, in the column lettered h.
+        let eight = find(&buf, " 8 ").unwrap();
+        let rows = lines(&buf);
+        let letters = rows
+            .iter()
+            .position(|l| l.contains('a') && l.contains(" o") && l.contains(" h "))
+            .unwrap();
+        let x = rows[letters].chars().position(|c| c == 'h').unwrap();
+        let at = Position::new(x as u16, eight.y);
+        assert!(
+            ["┼", "├", "┤"].contains(&buf[at].symbol()),
+            "a point: {}",
+            buf[at].symbol()
+        );
+        feed(&mut app, vec![click(at)]);
+        assert_eq!(notations(&app), ["h8"], "{w}x{h}");
+        let buf = render(&mut app, w, h);
+        assert_eq!(buf[at].symbol(), "●");
+    }
+}
+
+#[test]
+fn dots_clicks_between_the_drawn_dots_play_that_line() {
+    for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+        let mut app = new_app::<Dots>(&config(true, true));
+        let buf = render(&mut app, w, h);
+        let one = find(&buf, " 1 •").unwrap();
+        let two = find(&buf, " 2 •").unwrap();
+        let a1 = Position::new(one.x + 3, one.y);
+        let row = &lines(&buf)[usize::from(one.y)];
+        let b1_x = row
+            .chars()
+            .enumerate()
+            .filter(|(_, c)| *c == '•')
+            .nth(1)
+            .unwrap()
+            .0 as u16;
+        // Halfway between the dots a1 and b1, then halfway between a1 and a2.
+        let between = Position::new(u16::midpoint(a1.x, b1_x), a1.y);
+        feed(&mut app, vec![click(between)]);
+        assert_eq!(notations(&app), ["a1-b1"], "{w}x{h}");
+        let buf = render(&mut app, w, h);
+        assert_eq!(buf[between].symbol(), "━");
+        let between = Position::new(a1.x, u16::midpoint(a1.y, two.y));
+        feed(&mut app, vec![click(between)]);
+        assert_eq!(notations(&app), ["a1-b1", "a1-a2"], "{w}x{h}");
+        let buf = render(&mut app, w, h);
+        assert_eq!(buf[between].symbol(), "┃");
+    }
+}
+
+// 23: the wheel scrolls the pane under the pointer: the engine pane with a long line.
+#[test]
+fn the_wheel_scrolls_the_engine_pane_under_the_pointer() {
+    let mut app = new_app::<Gomoku>(&config(true, false));
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    let id = search_id(&fx, Purpose::Move);
+    // A principal variation of 40 legal moves: far too long for 80x24.
+    let mut game = app.session.current().clone();
+    let mut pv = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..40 {
+        moves.clear();
+        game.legal_moves(&mut moves);
+        pv.push(moves[0]);
+        game.play(moves[0]);
+    }
+    let last = {
+        let mut g = app.session.current().clone();
+        for &m in &pv[..39] {
+            g.play(m);
+        }
+        g.format_move(pv[39])
+    };
+    let stats = SearchStats {
+        nodes: 10,
+        depth: 40,
+        iteration_nodes: 10,
+        ..SearchStats::default()
+    };
+    let result = search_result(Some(pv[0]), 0, pv, stats);
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Finished { id, result })],
+    );
+    let text = engine_text(&mut app);
+    assert!(text.contains("↓ more"), "{text}");
+    assert!(
+        !text.contains(&format!(" {last} ")) && !text.contains(&format!(" {last}│")),
+        "{text}"
+    );
+    let Areas::Panes(a) = app.areas() else {
+        panic!()
+    };
+    let over = layout::inner(a.engine).as_position();
+    feed(&mut app, vec![mouse(MouseEventKind::ScrollDown, over); 5]);
+    assert!(app.view.engine_scroll > 0);
+    let text = engine_text(&mut app);
+    assert!(text.contains(&last), "the end of the line: {text}");
+    assert!(
+        !text.contains("engine ·"),
+        "the header scrolled away: {text}"
+    );
+    // Scrolled to the end and no further: the first notch back moves it.
+    let end = app.view.engine_scroll;
+    feed(&mut app, vec![mouse(MouseEventKind::ScrollUp, over)]);
+    assert!(app.view.engine_scroll < end);
+    feed(&mut app, vec![mouse(MouseEventKind::ScrollUp, over); 5]);
+    assert!(engine_text(&mut app).contains("engine ·"));
+    // The keys scroll it too while it has the focus.
+    feed(&mut app, vec![click(over), key(KeyCode::PageDown)]);
+    assert_eq!(app.view.focus, Pane::Engine);
+    assert!(app.view.engine_scroll > 0);
+}
+
+// 24: undo before the human's first move (the engine opened) has nothing to take back.
+#[test]
+fn undo_before_the_first_human_move_does_not_replay_the_engine_opening() {
+    let mut app = new_app::<TicTacToe>(&config(false, true));
+    let fx = app.start();
+    // While the engine thinks about its opening, u leaves it thinking.
+    let fx2 = feed(&mut app, vec![ch('u')]);
+    assert!(fx2.is_empty(), "{fx2:?}");
+    assert!(app.engine.pending.is_some());
+    feed(
+        &mut app,
+        vec![finished(search_id(&fx, Purpose::Move), ttt("a1"), 0)],
+    );
+    let fx = feed(&mut app, vec![ch('u')]);
+    assert!(fx.is_empty(), "no new search: {fx:?}");
+    assert_eq!(notations(&app), ["a1"]);
+    assert_eq!(app.session.cursor(), 1);
+    assert_eq!(app.view.message.as_ref().unwrap().text, "Nothing to undo");
 }

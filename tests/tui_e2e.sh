@@ -22,7 +22,8 @@ work=$(mktemp -d)
 tm() { tmux -L "$socket" -f /dev/null "$@"; }
 cleanup() {
     tm kill-server >/dev/null 2>&1 || true
-    rm -rf "$work"
+    # The killed shell may still be writing its history into $work: retry, never fail here.
+    rm -rf "$work" 2>/dev/null || { sleep 0.2; rm -rf "$work" 2>/dev/null || true; }
 }
 trap cleanup EXIT
 
@@ -94,6 +95,28 @@ send q
 wait_for "Quit anyway?"
 send n
 wait_for "Quit anyway?" gone
+send q
+wait_for "Quit anyway?"
+send y
+wait_for "EXIT=0"
+
+step "o opens the setup screen with the game kept; a missing file is refused there; Esc goes back"
+send "clear; $load_cmd $saved; echo EXIT=\$?" Enter
+wait_for "Moves 2/2"
+send Left Enter
+wait_for "Moves 4/4"
+send o
+wait_for "Esc: back to the game"
+send End
+send Up
+send -l "missing.json"
+send Enter
+wait_for "not saved. Load missing.json"
+send y
+wait_for "missing.json: cannot be read"
+send Escape
+wait_for "Back to the game"
+wait_for "Moves 4/4"
 send q
 wait_for "Quit anyway?"
 send y

@@ -122,8 +122,10 @@ pub enum Action {
     First,
     /// View the latest position.
     Last,
-    /// Scroll the focused list by this many rows.
+    /// Scroll the move log by this many rows.
     Scroll(i32),
+    /// Scroll the engine pane by this many lines.
+    EngineScroll(i32),
     /// Make the engine move now with the best move found so far.
     MoveNow,
     /// Pause or resume engine-vs-engine play.

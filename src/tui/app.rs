@@ -16,7 +16,7 @@ use super::keymap::{self, KeyContext};
 use super::layout::{self, Areas};
 use super::theme::Theme;
 use super::tree_browser::{Preview, Recorded, TreeBrowser};
-use super::view_state::{Dialog, Message, ViewState};
+use super::view_state::{Dialog, MESSAGE_TICKS, Message, ViewState};
 use super::worker::{Job, Purpose, Report, SearchId, comparison, comparison_depth};
 use crate::config::{Config, PlayerKind, PlayersConfig, UiConfig};
 use crate::engine::search::{SearchResult, SearchSettings};
@@ -80,12 +80,27 @@ pub struct LastSearch<M> {
     pub purpose: Purpose,
     /// What it found.
     pub result: SearchResult<M>,
-    /// Plain minimax's node count at the same depth, once known.
-    pub minimax_nodes: Option<u64>,
+    /// Plain minimax's node count to the depth the answer came from.
+    pub minimax: MinimaxCount,
+    /// It was told to stop ("move now", a tree search stopped) before it finished.
+    pub hurried: bool,
     /// Ticks it took, as the app counted them.
     pub ticks: u64,
     /// The principal variation in notation, played out from the searched position.
     pub pv: Vec<String>,
+}
+
+/// Plain minimax's node count for a finished search, as far as it is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MinimaxCount {
+    /// Not counted: the search was plain minimax, was stopped, or searched no move.
+    NotCounted,
+    /// The worker is counting.
+    Counting,
+    /// More than [`super::worker::MINIMAX_COUNT_BUDGET`] nodes: the count was given up.
+    TooMany,
+    /// This many nodes.
+    Nodes(u64),
 }
 
 /// A recorded search under way: the position it started from, and the tree it sends ahead
@@ -152,6 +167,8 @@ pub struct App<G: HasBoard> {
     pub record_engine: bool,
     tree_used: bool,
     recording: Option<Recording<G>>,
+    /// An engine move that arrived while a dialog was open, played when it closes.
+    held: Option<(Player, G::Move, Option<i32>)>,
     ui: UiConfig,
     /// The cursor was last moved by undo/redo: a move played there drops the taken-back
     /// moves without asking, as an editor drops its redo list.
@@ -188,6 +205,7 @@ impl<G: HasBoard> App<G> {
             record_engine: false,
             tree_used: false,
             recording: None,
+            held: None,
             ui: config.ui.clone(),
             takeback: false,
             step_once: false,
@@ -203,6 +221,11 @@ impl<G: HasBoard> App<G> {
         let mut fx = Vec::new();
         self.maybe_engine(&mut fx);
         fx
+    }
+
+    /// The user came back from the setup screen (Esc): the game goes on where it was.
+    pub fn back_from_setup(&mut self) {
+        self.set_info("Back to the game");
     }
 
     /// True when a human plays `player`.
@@ -273,6 +296,7 @@ impl<G: HasBoard> App<G> {
     pub fn resize(&mut self, width: u16, height: u16) {
         self.view.frame = Rect::new(0, 0, width, height);
         self.follow_log();
+        self.scroll_engine(0);
     }
 
     /// Handles one event.
@@ -281,6 +305,8 @@ impl<G: HasBoard> App<G> {
         match event {
             Event::Input(CtEvent::Key(key)) if key.kind != KeyEventKind::Release => {
                 if let Some(action) = keymap::action(key, self.key_context()) {
+                    // A message answers the action before; the next one replaces it.
+                    self.view.message = None;
                     self.perform(action, &mut fx);
                 }
             }
@@ -337,6 +363,7 @@ impl<G: HasBoard> App<G> {
             Action::First => self.browse(0, fx),
             Action::Last => self.browse(self.session.steps().len(), fx),
             Action::Scroll(rows) => self.scroll(rows),
+            Action::EngineScroll(lines) => self.scroll_engine(lines),
             Action::MoveNow => self.move_now(fx),
             Action::Pause => self.pause(fx),
             Action::StepOnce => self.step_once(fx),
@@ -349,13 +376,11 @@ impl<G: HasBoard> App<G> {
                 }
             }
             Action::Save => fx.push(Effect::Save),
+            // The game is kept behind the setup screen (Esc there comes back), so nothing
+            // is lost yet: the setup screen asks before it starts or loads another one.
             Action::Setup => {
-                if self.is_unsaved_game_in_progress() {
-                    self.view.dialog = Some(Dialog::Setup);
-                } else {
-                    self.cancel(fx);
-                    fx.push(Effect::Setup);
-                }
+                self.cancel(fx);
+                fx.push(Effect::Setup);
             }
             Action::Yes => match self.view.dialog.take() {
                 Some(Dialog::Quit) => {
@@ -363,14 +388,14 @@ impl<G: HasBoard> App<G> {
                     fx.push(Effect::Quit);
                 }
                 Some(Dialog::NewGame) => self.new_game(fx),
-                Some(Dialog::Setup) => {
-                    self.cancel(fx);
-                    fx.push(Effect::Setup);
-                }
                 Some(Dialog::Branch { mv, .. }) => self.commit_human(mv, fx),
                 None => {}
             },
-            Action::No => self.view.dialog = None,
+            Action::No => {
+                self.view.dialog = None;
+                self.play_held(fx);
+                self.maybe_engine(fx);
+            }
             Action::HelpScroll(lines) => {
                 let visible = usize::from(layout::help(self.view.frame).height.saturating_sub(2));
                 let max = keymap::HELP.len().saturating_sub(visible);
@@ -471,6 +496,7 @@ impl<G: HasBoard> App<G> {
         self.view.message = Some(Message {
             text: text.into(),
             is_error: false,
+            since: self.view.tick,
         });
     }
 
@@ -478,6 +504,7 @@ impl<G: HasBoard> App<G> {
         self.view.message = Some(Message {
             text: text.into(),
             is_error: true,
+            since: self.view.tick,
         });
     }
 
@@ -519,6 +546,7 @@ impl<G: HasBoard> App<G> {
 
     fn commit_human(&mut self, mv: G::Move, fx: &mut Vec<Effect<G>>) {
         self.cancel(fx);
+        self.held = None;
         match self.session.play(mv, None) {
             Ok(()) => {
                 self.view.message = None;
@@ -553,13 +581,26 @@ impl<G: HasBoard> App<G> {
     }
 
     fn undo(&mut self, fx: &mut Vec<Effect<G>>) {
+        let humans = [self.is_human(Player::First), self.is_human(Player::Second)];
+        let played = self
+            .session
+            .steps()
+            .get(..self.session.cursor())
+            .unwrap_or_default();
+        // Against the engine, undo takes back the human's turn; the engine's moves before
+        // the human's first one are not the human's to take back (undoing them would only
+        // make the engine choose its opening again).
+        if !self.engines_only() && !played.iter().any(|s| humans[s.mover.index()]) {
+            self.set_error("Nothing to undo");
+            return;
+        }
         self.cancel(fx);
         self.hint = None;
+        self.held = None;
         let undone = if self.engines_only() {
             self.paused = true;
             usize::from(self.session.undo())
         } else {
-            let humans = [self.is_human(Player::First), self.is_human(Player::Second)];
             self.session.undo_turn(|p| humans[p.index()])
         };
         if undone == 0 {
@@ -618,6 +659,18 @@ impl<G: HasBoard> App<G> {
         let max = total.saturating_sub(visible);
         let offset = self.view.log_offset as i64 + i64::from(rows);
         self.view.log_offset = offset.clamp(0, max as i64) as usize;
+    }
+
+    /// Scrolls the engine pane by `lines`, within its text (a long principal variation).
+    fn scroll_engine(&mut self, lines: i32) {
+        let Areas::Panes(areas) = self.areas() else {
+            return;
+        };
+        let inner = layout::inner(areas.engine);
+        let total = super::panes::stats::line_count(self, inner.width);
+        let max = total.saturating_sub(usize::from(inner.height));
+        let offset = self.view.engine_scroll as i64 + i64::from(lines);
+        self.view.engine_scroll = offset.clamp(0, max as i64) as usize;
     }
 
     fn move_now(&mut self, fx: &mut Vec<Effect<G>>) {
@@ -699,6 +752,7 @@ impl<G: HasBoard> App<G> {
         self.paused = false;
         self.step_once = false;
         self.pace_left_ms = 0;
+        self.held = None;
         self.engine.last = None;
         self.trees = TreeBrowser::default();
         self.view.cursor = self.board.home(self.session.current());
@@ -720,7 +774,7 @@ impl<G: HasBoard> App<G> {
 
     /// Starts the engine if it is to move here and nothing holds it.
     fn maybe_engine(&mut self, fx: &mut Vec<Effect<G>>) {
-        if self.engine.pending.is_some() {
+        if self.engine.pending.is_some() || self.view.dialog.is_some() {
             return;
         }
         let game = self.session.current();
@@ -749,6 +803,7 @@ impl<G: HasBoard> App<G> {
             hurried: false,
         });
         self.engine.progress = None;
+        self.view.engine_scroll = 0;
         let root = self.session.current().clone();
         // Normal play records nothing; the engine's own searches are recorded only once
         // the tree pane is in use.
@@ -777,7 +832,16 @@ impl<G: HasBoard> App<G> {
 
     fn tick(&mut self, fx: &mut Vec<Effect<G>>) {
         self.view.tick += 1;
-        if self.pace_left_ms > 0 {
+        if self
+            .view
+            .message
+            .as_ref()
+            .is_some_and(|m| self.view.tick >= m.since + MESSAGE_TICKS)
+        {
+            self.view.message = None;
+        }
+        // The pace waits while a question is open: nothing moves behind a dialog.
+        if self.pace_left_ms > 0 && self.view.dialog.is_none() {
             self.pace_left_ms = self.pace_left_ms.saturating_sub(TICK_MS);
             if self.pace_left_ms == 0 {
                 self.maybe_engine(fx);
@@ -850,15 +914,29 @@ impl<G: HasBoard> App<G> {
                     ));
                 }
                 let pv = format_line(self.session.current(), &result.pv);
+                // The worker counts plain minimax after a pruning search that was not
+                // stopped and searched at least one move.
+                let counted = self.settings[pending.side.index()].algorithm.prunes()
+                    && !pending.hurried
+                    && result.stats.depth > 0;
                 self.engine.last = Some(LastSearch {
                     id,
                     side: pending.side,
                     purpose: pending.purpose,
                     result: result.clone(),
-                    minimax_nodes: None,
+                    minimax: if counted {
+                        MinimaxCount::Counting
+                    } else {
+                        MinimaxCount::NotCounted
+                    },
+                    hurried: pending.hurried,
                     ticks: self.view.tick - pending.started,
                     pv,
                 });
+                self.view.engine_scroll = 0;
+                // Stopped before any root move was searched: the move is only the first
+                // legal one, and its value means nothing.
+                let value = (result.stats.depth > 0).then_some(result.value);
                 if pending.purpose == Purpose::Tree {
                     if let Some(shown) = self.trees.shown() {
                         let text = format!(
@@ -874,14 +952,20 @@ impl<G: HasBoard> App<G> {
                     return;
                 };
                 match pending.purpose {
-                    Purpose::Move => self.engine_move(pending.side, best, result.value, fx),
+                    Purpose::Move if self.view.dialog.is_some() => {
+                        self.held = Some((pending.side, best, value));
+                    }
+                    Purpose::Move => self.engine_move(pending.side, best, value, fx),
                     Purpose::Hint => {
                         let game = self.session.current();
                         self.view.cursor = self.board.cursor_of(game, best);
                         let text = format!(
                             "Hint: {} ({})",
                             game.format_move(best),
-                            crate::engine::score::format::<G>(result.value)
+                            value.map_or_else(
+                                || "stopped before any move was searched: no value".to_string(),
+                                crate::engine::score::format::<G>
+                            )
                         );
                         self.hint = Some((best, result.value));
                         self.set_info(text);
@@ -891,7 +975,7 @@ impl<G: HasBoard> App<G> {
             }
             Report::MinimaxNodes { id, nodes } => {
                 if let Some(last) = self.engine.last.as_mut().filter(|l| l.id == id) {
-                    last.minimax_nodes = Some(nodes);
+                    last.minimax = nodes.map_or(MinimaxCount::TooMany, MinimaxCount::Nodes);
                 }
             }
             Report::Failed { id, reason } if Some(id) == waiting => {
@@ -911,11 +995,26 @@ impl<G: HasBoard> App<G> {
         }
     }
 
-    fn engine_move(&mut self, side: Player, mv: G::Move, value: i32, fx: &mut Vec<Effect<G>>) {
+    /// Plays an engine move held back while a dialog was open.
+    fn play_held(&mut self, fx: &mut Vec<Effect<G>>) {
+        if let Some((side, mv, value)) = self.held.take()
+            && self.session.at_end()
+        {
+            self.engine_move(side, mv, value, fx);
+        }
+    }
+
+    fn engine_move(
+        &mut self,
+        side: Player,
+        mv: G::Move,
+        value: Option<i32>,
+        fx: &mut Vec<Effect<G>>,
+    ) {
         if self.session.current().to_move() != side {
             return;
         }
-        match self.session.play(mv, Some(value)) {
+        match self.session.play(mv, value) {
             Ok(()) => {
                 self.after_move();
                 if self.engines_only() {
@@ -960,6 +1059,7 @@ impl<G: HasBoard> App<G> {
                 let Some(pane) = pane else {
                     return;
                 };
+                self.view.message = None;
                 let was_focused = self.view.focus == pane;
                 self.view.focus = pane;
                 match pane {
@@ -999,6 +1099,8 @@ impl<G: HasBoard> App<G> {
             }
             MouseEventKind::ScrollUp if pane == Some(Pane::Moves) => self.scroll(-3),
             MouseEventKind::ScrollDown if pane == Some(Pane::Moves) => self.scroll(3),
+            MouseEventKind::ScrollUp if pane == Some(Pane::Engine) => self.scroll_engine(-3),
+            MouseEventKind::ScrollDown if pane == Some(Pane::Engine) => self.scroll_engine(3),
             MouseEventKind::ScrollUp if pane == Some(Pane::Tree) => {
                 let height = self.trees.list_height(layout::inner(areas.tree));
                 self.trees.scroll(-3, height);
@@ -1027,6 +1129,10 @@ impl<G: HasBoard> App<G> {
         } else if row >= self.view.log_offset + rows {
             self.view.log_offset = row + 1 - rows;
         }
+        // Never past the last full page (a taller frame shows more rows): every wheel notch
+        // then moves what is seen.
+        let total = self.session.steps().len() + 1;
+        self.view.log_offset = self.view.log_offset.min(total.saturating_sub(rows));
     }
 }
 

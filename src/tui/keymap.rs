@@ -99,7 +99,14 @@ pub fn action(key: KeyEvent, ctx: KeyContext) -> Option<Action> {
             KeyCode::PageDown => Some(Action::Scroll(10)),
             _ => None,
         },
-        Pane::Engine | Pane::Tree => None,
+        Pane::Engine => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => Some(Action::EngineScroll(-1)),
+            KeyCode::Down | KeyCode::Char('j') => Some(Action::EngineScroll(1)),
+            KeyCode::PageUp => Some(Action::EngineScroll(-5)),
+            KeyCode::PageDown => Some(Action::EngineScroll(5)),
+            _ => None,
+        },
+        Pane::Tree => None,
     }
 }
 
@@ -133,19 +140,31 @@ pub const HELP: &[(&str, &str)] = &[
         "move the board cursor over legal moves (board focused)",
     ),
     ("Enter Space", "play the move under the cursor"),
+    (
+        "H",
+        "hint: the engine's best move for you (h is left, as in vi)",
+    ),
     ("u", "undo your turn (the engine's reply goes back with it)"),
     ("r  Ctrl-r", "redo a taken-back turn"),
     (
-        "[ ]  ←→ in Moves",
-        "step through the game to view earlier positions",
+        "[ ]  < >",
+        "step back / forward through the game, keeping later moves",
+    ),
+    (
+        "←→ ↑↓ hjkl",
+        "the same, only while Moves has the focus (Tab)",
+    ),
+    (
+        "PgUp PgDn",
+        "in Moves: scroll the list; in Engine: scroll it",
+    ),
+    (
+        "↑↓ in Engine",
+        "scroll the engine pane (a long principal variation)",
     ),
     (
         "Home End",
         "view the start / go back to the latest position",
-    ),
-    (
-        "H",
-        "hint: the engine's best move for you, shown on the board",
     ),
     (
         "Esc m",
@@ -155,15 +174,17 @@ pub const HELP: &[(&str, &str)] = &[
         "Space p  .",
         "engine vs engine: pause or resume; one move while paused",
     ),
+    ("n  s", "new game (same settings); save to a file"),
     (
-        "n  o  s",
-        "new game (same settings); setup screen; save to a file",
+        "o",
+        "setup screen; the game is kept there (Esc returns to it)",
     ),
     ("Tab Shift-Tab", "focus the next / previous pane"),
     (
-        "?  q  Ctrl-c",
-        "this help (↑↓ scrolls it); quit (asks if unsaved); quit now",
+        "? F1",
+        "this help (↑↓ PgUp PgDn scroll it; ? or Esc closes)",
     ),
+    ("q  Ctrl-c", "quit (asks if unsaved); quit now"),
     ("", "Search tree"),
     (
         "t",
@@ -206,24 +227,42 @@ pub const HELP: &[(&str, &str)] = &[
         "click the board",
         "play there (or move the cursor when it is not your turn)",
     ),
+    (
+        "hover the board",
+        "moves the cursor to the move under the pointer",
+    ),
     ("click a move", "view the position after it"),
-    ("wheel over Moves", "scroll the move list"),
+    (
+        "wheel",
+        "scrolls the pane under the pointer: Moves, Engine, tree",
+    ),
     (
         "click a tree row",
         "select it; click again (or on ▸ ▾) to open or close it",
     ),
-    ("wheel over tree", "scroll the tree"),
     ("click a search", "in a comparison: browse its tree"),
     ("click a pane", "focus it"),
+    ("click a button", "answer a question (Yes / No)"),
+    ("", "Setup screen"),
+    (
+        "↑↓ ←→ Space",
+        "choose a row, a side or a value; Enter starts",
+    ),
+    (
+        "type",
+        "on a text row every key types (q, hjkl too); Ctrl-c quits",
+    ),
+    ("Esc", "back to the game it was opened from (o)"),
     ("", "Branching"),
     (
         "",
-        "Playing at an earlier position drops the later moves. After stepping back",
+        "Playing at an earlier position drops the later moves. After stepping",
     ),
     (
         "",
-        "with [ ] or a click it asks first; after u it does not (like an editor's redo).",
+        "back with [ ] or a click it asks first; after u it does not (as an",
     ),
+    ("", "editor drops its redo list)."),
     (
         "",
         "A saved file keeps the whole move list and the position on view.",

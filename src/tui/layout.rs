@@ -69,6 +69,11 @@ pub enum Areas {
 pub const MOVES_MIN_W: u16 = 26;
 /// The narrowest the engine pane may be when the panes sit under the board.
 pub const ENGINE_MIN_W: u16 = 40;
+/// The move log's width on a wide terminal (its rows need about 40 columns).
+pub const MOVES_WIDE_W: u16 = 46;
+/// The narrowest the engine and tree column may be for the move log to get a column of its
+/// own beside it.
+pub const ENGINE_WIDE_MIN_W: u16 = 60;
 
 /// The smallest frame for the board beside the other panes.
 fn side_by_side_min(board_min: Size) -> Size {
@@ -121,6 +126,16 @@ fn engine_and_tree(column: Rect, tree_h: u16, tree_focused: bool) -> [Rect; 2] {
     Layout::vertical([Constraint::Length(engine_h), Constraint::Length(tree_h)]).areas(column)
 }
 
+/// Splits `area` into the move log, `moves_w` wide, and beside it the engine pane over the
+/// tree pane.
+fn log_beside(area: Rect, moves_w: u16, tree_focused: bool) -> [Rect; 3] {
+    let [moves, right] =
+        Layout::horizontal([Constraint::Length(moves_w), Constraint::Min(0)]).areas(area);
+    let [engine, tree] =
+        engine_and_tree(right, right.height.saturating_sub(ENGINE_H), tree_focused);
+    [moves, engine, tree]
+}
+
 /// Lays out the game screen: the board at the left and the other panes at the right when
 /// that fits, else the board across the top and the other panes below it. The focused tree
 /// pane grows (see [`engine_and_tree`]); the move log keeps at least [`MOVES_MIN_H`] rows.
@@ -134,6 +149,18 @@ pub fn areas(frame: Rect, board_min: Size, focus: Pane) -> Areas {
             .min(main.width - RIGHT_MIN_W);
         let [board, right] =
             Layout::horizontal([Constraint::Length(left_w), Constraint::Min(0)]).areas(main);
+        if right.width >= MOVES_WIDE_W + ENGINE_WIDE_MIN_W {
+            // A wide terminal: the move log is a narrow column of its own, and the engine and
+            // tree panes get the rest of the width and the whole height.
+            let [moves, engine, tree] = log_beside(right, MOVES_WIDE_W, tree_focused);
+            return Areas::Panes(PaneAreas {
+                board,
+                moves,
+                engine,
+                tree,
+                status,
+            });
+        }
         let tree_h = ((right.height.saturating_sub(ENGINE_H)) / 3).max(TREE_MIN_H);
         let moves_h = if tree_focused {
             MOVES_MIN_H
@@ -159,12 +186,9 @@ pub fn areas(frame: Rect, board_min: Size, focus: Pane) -> Areas {
         let [board, below] =
             Layout::vertical([Constraint::Length(board_h), Constraint::Min(0)]).areas(main);
         let moves_w = (below.width * 2 / 5)
-            .max(MOVES_MIN_W)
+            .clamp(MOVES_MIN_W, MOVES_WIDE_W)
             .min(below.width - ENGINE_MIN_W);
-        let [moves, right] =
-            Layout::horizontal([Constraint::Length(moves_w), Constraint::Min(0)]).areas(below);
-        let [engine, tree] =
-            engine_and_tree(right, right.height.saturating_sub(ENGINE_H), tree_focused);
+        let [moves, engine, tree] = log_beside(below, moves_w, tree_focused);
         return Areas::Panes(PaneAreas {
             board,
             moves,
@@ -277,6 +301,14 @@ mod tests {
             assert!(a.moves.width >= RIGHT_MIN_W);
             assert_eq!(a.engine.height, ENGINE_H);
         }
+        // Wide: the log is a column of its own, no wider than its rows need.
+        let Areas::Panes(a) = areas(Rect::new(0, 0, 200, 60), Size::new(15, 8), Pane::Board) else {
+            panic!("200x60 should fit");
+        };
+        assert_eq!(a.moves.width, MOVES_WIDE_W);
+        assert_eq!(a.moves.height, 58);
+        assert_eq!(a.engine.x, a.moves.right());
+        assert!(a.tree.width >= ENGINE_WIDE_MIN_W);
     }
 
     #[test]

@@ -30,8 +30,8 @@ use anyhow::Result;
 use self::app::App;
 use self::boards::HasBoard;
 use self::event::{Event, InputThread};
-use self::runner::GameExit;
-use self::setup::{SetupOutcome, SetupState};
+use self::runner::SetupExit;
+use self::setup::SetupState;
 use self::terminal::{Term, TerminalGuard};
 use self::worker::Worker;
 use crate::config::Config;
@@ -80,9 +80,23 @@ pub fn read_saved(path: &Path) -> Result<SavedFile, SaveError> {
 
 enum Screen {
     Setup(Option<String>),
+    /// Start a new game with the setup screen's settings.
+    Start,
     New(GameKind, String),
     Saved(SavedFile),
     Quit,
+}
+
+impl From<SetupExit> for Screen {
+    fn from(exit: SetupExit) -> Self {
+        match exit {
+            SetupExit::Start => Self::Start,
+            SetupExit::Loaded(saved) => Self::Saved(saved),
+            // Back needs a game to go back to; without one the setup screen stays.
+            SetupExit::Back => Self::Setup(None),
+            SetupExit::Quit => Self::Quit,
+        }
+    }
 }
 
 /// Runs the full-screen program until the user quits. Restores the terminal on every exit
@@ -101,29 +115,25 @@ pub fn run(config: Config, start: Start) -> Result<()> {
         screen = match screen {
             Screen::Quit => break,
             Screen::Setup(message) => {
-                let state = setup.get_or_insert_with(|| {
-                    let mut s = SetupState::new(config.clone());
-                    s.load_path = setup::newest_save().unwrap_or_default();
-                    s
-                });
+                let state = setup_state(&mut setup, &config);
                 state.message = message;
-                state.config.players = config.players.clone();
-                match setup_screen(guard.terminal(), state)? {
-                    SetupOutcome::Start => {
-                        config = state.config.clone();
-                        Screen::New(config.game, String::new())
-                    }
-                    SetupOutcome::Load(path) => match read_saved(&path) {
-                        Ok(saved) => Screen::Saved(saved),
-                        Err(e) => Screen::Setup(Some(format!("{}: {e}", path.display()))),
-                    },
-                    SetupOutcome::Quit | SetupOutcome::Stay => Screen::Quit,
-                }
+                state.kept = None;
+                let (tx, rx) = mpsc::channel::<Event<std::convert::Infallible>>();
+                let _input = InputThread::spawn(tx)?;
+                runner::run_setup(guard.terminal(), &rx, state)?.into()
+            }
+            Screen::Start => {
+                let state = setup_state(&mut setup, &config);
+                config = state.config.clone();
+                Screen::New(config.game, String::new())
             }
             Screen::New(kind, moves) => {
                 config.game = kind;
                 crate::with_game!(kind, G => match new_session::<G>(&config, &moves) {
-                    Ok(session) => game_screen::<G>(guard.terminal(), &config, session)?,
+                    Ok(session) => {
+                        let state = setup_state(&mut setup, &config);
+                        game_screen::<G>(guard.terminal(), &config, session, state)?
+                    }
                     Err(e) => Screen::Setup(Some(e)),
                 })
             }
@@ -132,7 +142,14 @@ pub fn run(config: Config, start: Start) -> Result<()> {
                     Ok((session, players)) => {
                         config.game = saved.kind;
                         config.players = players;
-                        game_screen::<G>(guard.terminal(), &config, session)?
+                        // The setup screen shows what is being played, so that Start there
+                        // plays the same again.
+                        let state = setup_state(&mut setup, &config);
+                        state.config.players = config.players.clone();
+                        state.config.game = saved.kind;
+                        // Options that validated once still serialise.
+                        let _ = setup::set_options::<G>(&mut state.config, &session.options);
+                        game_screen::<G>(guard.terminal(), &config, session, state)?
                     }
                     Err(e) => Screen::Setup(Some(e.to_string())),
                 })
@@ -141,6 +158,16 @@ pub fn run(config: Config, start: Start) -> Result<()> {
     }
     drop(guard);
     Ok(())
+}
+
+/// The setup screen's state, made from `config` on first use and kept from then on (so edits
+/// survive a game, a failed load or a failed start).
+fn setup_state<'a>(setup: &'a mut Option<SetupState>, config: &Config) -> &'a mut SetupState {
+    setup.get_or_insert_with(|| {
+        let mut s = SetupState::new(config.clone());
+        s.load_path = setup::newest_save().unwrap_or_default();
+        s
+    })
 }
 
 /// A new game from the config's options, with `moves` played first.
@@ -157,12 +184,6 @@ fn new_session<G: HasBoard>(config: &Config, moves: &str) -> Result<Session<G>, 
             .map_err(|e| format!("--moves: move {} ({text}): {e}", i + 1))?;
     }
     Ok(session)
-}
-
-fn setup_screen(terminal: &mut Term, state: &mut SetupState) -> Result<SetupOutcome> {
-    let (tx, rx) = mpsc::channel::<Event<std::convert::Infallible>>();
-    let _input = InputThread::spawn(tx)?;
-    runner::run_setup(terminal, &rx, state)
 }
 
 /// The engines of both sides, as the config says.
@@ -185,6 +206,7 @@ fn game_screen<G: HasBoard>(
     terminal: &mut Term,
     config: &Config,
     session: Session<G>,
+    setup: &mut SetupState,
 ) -> Result<Screen> {
     let engines = match engines::<G>(config, &session.options) {
         Ok(engines) => engines,
@@ -196,14 +218,8 @@ fn game_screen<G: HasBoard>(
         // The receiver is gone only while the screen closes; the report no longer matters.
         let _ = sink.send(Event::Engine(report));
     })?;
+    // One input thread for the game and any setup screen opened from it.
     let _input = InputThread::spawn(tx)?;
     let mut app = App::new(config, session);
-    let size = terminal.size()?;
-    app.resize(size.width, size.height);
-    Ok(
-        match runner::run_game(terminal, &rx, &mut app, &mut worker)? {
-            GameExit::Quit => Screen::Quit,
-            GameExit::Setup => Screen::Setup(None),
-        },
-    )
+    Ok(runner::run_game_and_setup(terminal, &rx, &mut app, &mut worker, setup)?.into())
 }

@@ -2,7 +2,6 @@
 //! effects (engine, saving), redraw when something changed. Generic over the ratatui
 //! backend so tests run them on a `TestBackend` with a channel they fill themselves.
 
-use std::convert::Infallible;
 use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
@@ -13,9 +12,10 @@ use ratatui::backend::Backend;
 use super::app::{App, Effect};
 use super::boards::HasBoard;
 use super::event::Event;
-use super::setup::{SetupOutcome, SetupState};
+use super::setup::{KeptGame, SetupOutcome, SetupState};
 use super::theme::Theme;
 use super::worker::{Report, Worker};
+use super::{SavedFile, read_saved};
 use super::{panes, ui};
 use crate::games::GameKind;
 use crate::session::SaveError;
@@ -143,10 +143,88 @@ fn save_in_current_dir<G: HasBoard>(app: &App<G>) -> Result<PathBuf, SaveError> 
         .map(|p| p.strip_prefix(".").map(PathBuf::from).unwrap_or(p))
 }
 
-/// Runs the setup screen until the user starts, loads or quits.
-pub fn run_setup<B>(
+/// How the setup screen ended.
+#[derive(Debug)]
+pub enum SetupExit {
+    /// Start a new game with the form's settings.
+    Start,
+    /// This saved game was read and replays.
+    Loaded(SavedFile),
+    /// Esc: back to the game the screen was opened from.
+    Back,
+    /// Leave the program.
+    Quit,
+}
+
+/// Runs the setup screen until the user starts, loads a file that replays, quits or goes
+/// back. A file that cannot be loaded is refused in place, with the reason under the row;
+/// the form keeps its edits and a kept game stays. `rx` may be a game's channel (the setup
+/// screen opened from a game): engine reports are ignored here.
+pub fn run_setup<B, R>(
     terminal: &mut Terminal<B>,
-    rx: &Receiver<Event<Infallible>>,
+    rx: &Receiver<Event<R>>,
+    state: &mut SetupState,
+) -> Result<SetupExit>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    loop {
+        match setup_outcome(terminal, rx, state)? {
+            SetupOutcome::Start => return Ok(SetupExit::Start),
+            SetupOutcome::Load(path) => match read_saved(&path) {
+                Ok(saved) => return Ok(SetupExit::Loaded(saved)),
+                Err(e) => state.message = Some(format!("{}: {e}", path.display())),
+            },
+            SetupOutcome::Back if state.kept.is_some() => return Ok(SetupExit::Back),
+            SetupOutcome::Back | SetupOutcome::Stay => {}
+            SetupOutcome::Quit => return Ok(SetupExit::Quit),
+        }
+    }
+}
+
+/// Runs the game screen and any setup screen opened from it (`o`), until the user quits,
+/// starts another game or loads one. The game stays alive behind the setup screen: Esc
+/// there comes back to it, a failed load leaves it as it was. Never returns
+/// [`SetupExit::Back`].
+pub fn run_game_and_setup<G, B>(
+    terminal: &mut Terminal<B>,
+    rx: &Receiver<Event<Report<G::Move>>>,
+    app: &mut App<G>,
+    worker: &mut Worker<G>,
+    setup: &mut SetupState,
+) -> Result<SetupExit>
+where
+    G: HasBoard,
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    loop {
+        let size = terminal.size().map_err(draw_error)?;
+        app.resize(size.width, size.height);
+        match run_game(terminal, rx, app, worker)? {
+            GameExit::Quit => return Ok(SetupExit::Quit),
+            GameExit::Setup => {
+                setup.message = None;
+                setup.kept = Some(KeptGame {
+                    unsaved: app.is_unsaved_game_in_progress(),
+                });
+                let exit = run_setup(terminal, rx, setup);
+                setup.kept = None;
+                setup.confirm = None;
+                match exit? {
+                    SetupExit::Back => app.back_from_setup(),
+                    other => return Ok(other),
+                }
+            }
+        }
+    }
+}
+
+/// The setup screen until its state asks for something other than a redraw.
+fn setup_outcome<B, R>(
+    terminal: &mut Terminal<B>,
+    rx: &Receiver<Event<R>>,
     state: &mut SetupState,
 ) -> Result<SetupOutcome>
 where
@@ -156,11 +234,15 @@ where
     let theme = Theme::default();
     let size = terminal.size().map_err(draw_error)?;
     state.frame = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+    let mut redraw = true;
     loop {
-        terminal
-            .draw(|f| panes::setup::draw(f, state, &theme))
-            .map_err(draw_error)?;
+        if redraw {
+            terminal
+                .draw(|f| panes::setup::draw(f, state, &theme))
+                .map_err(draw_error)?;
+        }
         let event = rx.recv().context("the input thread is gone")?;
+        redraw = matches!(event, Event::Input(_));
         match event {
             Event::Input(input) => match state.update(&input) {
                 SetupOutcome::Stay => {}

@@ -12,7 +12,9 @@ use ratatui::layout::{Position, Rect};
 use crate::config::{Config, PlayerKind, SideConfig};
 use crate::engine::Player;
 use crate::engine::search::Algorithm;
+use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable};
+use crate::tui::tree_browser::wrap;
 
 /// One line of the form that holds a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,8 +89,18 @@ pub enum SetupOutcome {
     Start,
     /// Load the saved game at this path.
     Load(PathBuf),
+    /// Go back to the game the setup screen was opened from (Esc).
+    Back,
     /// Leave the program.
     Quit,
+}
+
+/// The game the setup screen was opened from (`o`), kept until the user starts or loads
+/// another one: Esc returns to it, and a failed load leaves it as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptGame {
+    /// It has moves that are not saved: starting, loading or quitting asks first.
+    pub unsaved: bool,
 }
 
 /// Width of the label column.
@@ -109,8 +121,13 @@ pub struct SetupState {
     pub editing: Option<String>,
     /// Why the last edit was refused (shown under its row).
     pub error: Option<String>,
-    /// A message from outside (a failed load or start).
+    /// A message from outside (a failed load or start), shown under the selected row until
+    /// the next key.
     pub message: Option<String>,
+    /// The game the screen was opened from, if any.
+    pub kept: Option<KeptGame>,
+    /// A question waiting for y/n: this outcome would drop the kept game's unsaved moves.
+    pub confirm: Option<SetupOutcome>,
     /// The saved game to load.
     pub load_path: String,
     /// The whole terminal, for hit-testing.
@@ -144,21 +161,37 @@ fn default_depth(config: &Config) -> Option<u32> {
     crate::with_game!(config.game, G => config.game_options::<G>().ok().map(|o| o.default_depth()))
 }
 
-/// Sets one option of the current game from text, validated; the config is unchanged on error.
+/// A refused value as the form shows it: `key = value: expected`, without the source name
+/// (everything on this screen comes from it).
+fn setup_error(e: &ConfigError) -> String {
+    if e.value.is_empty() {
+        format!("{}: {}", e.key, e.expected)
+    } else {
+        format!("{} = {}: {}", e.key, e.value, e.expected)
+    }
+}
+
+/// Sets one option of the current game from text, validated; the config is unchanged on error
+/// (which is `key = value: what is allowed`, without the game's name).
 fn set_option(config: &mut Config, key: &str, value: &str) -> Result<(), String> {
     crate::with_game!(config.game, G => {
-        let mut options = config.game_options::<G>().map_err(|e| e.to_string())?;
-        options.set(key, value).map_err(|e| format!("{key} = {value}: {e}"))?;
-        options.validate("setup").map_err(|e| e.to_string())?;
-        let table = toml::Table::try_from(&options).map_err(|e| e.to_string())?;
-        match config.game {
-            GameKind::TicTacToe => config.tictactoe = table,
-            GameKind::Gomoku => config.gomoku = table,
-            GameKind::Kalah => config.kalah = table,
-            GameKind::Dots => config.dots = table,
-        }
-        Ok(())
+        let mut options = config.game_options::<G>().map_err(|e| setup_error(&e))?;
+        options.set(key, value)?;
+        options.validate("setup").map_err(|e| setup_error(&e))?;
+        set_options::<G>(config, &options)
     })
+}
+
+/// Writes `options` into the config as game `G`'s options (the table `[G]` of a config file).
+pub fn set_options<G: Playable>(config: &mut Config, options: &G::Options) -> Result<(), String> {
+    let table = toml::Table::try_from(options).map_err(|e| e.to_string())?;
+    match G::KIND {
+        GameKind::TicTacToe => config.tictactoe = table,
+        GameKind::Gomoku => config.gomoku = table,
+        GameKind::Kalah => config.kalah = table,
+        GameKind::Dots => config.dots = table,
+    }
+    Ok(())
 }
 
 /// The newest `gametree-*.json` in the current directory, to offer for loading.
@@ -188,14 +221,13 @@ impl SetupState {
             editing: None,
             error: None,
             message: None,
+            kept: None,
+            confirm: None,
             load_path: String::new(),
             frame: Rect::new(0, 0, 80, 24),
         };
-        state.selected = state
-            .rows()
-            .iter()
-            .position(|&r| r == Row::Start)
-            .unwrap_or(0);
+        // The first row: the form opens at its top (Enter starts from any row but Load).
+        state.selected = 0;
         state
     }
 
@@ -248,13 +280,33 @@ impl SetupState {
                 _ => {}
             }
             lines.push(SetupLine::Row(row));
-            if row == self.row()
-                && let Some(error) = &self.error
-            {
-                lines.push(SetupLine::Error(error.clone()));
+            if row == self.row() {
+                for text in self.error.iter().chain(&self.message) {
+                    lines.extend(
+                        wrap(text, self.text_width())
+                            .into_iter()
+                            .map(SetupLine::Error),
+                    );
+                }
             }
         }
         lines
+    }
+
+    /// Columns for the text of a line inside the form (errors wrap to it).
+    fn text_width(&self) -> u16 {
+        self.form_width().saturating_sub(4).max(10)
+    }
+
+    fn form_width(&self) -> u16 {
+        (LABEL_W + 2 * COLUMN_W + 4).min(self.frame.width)
+    }
+
+    /// False for a per-side setting that the side's algorithm ignores (the time limit
+    /// outside the full engine).
+    pub fn applies(&self, row: Row, side: Player) -> bool {
+        let s = self.config.players.side(side);
+        !(row == Row::Time && s.algorithm != Algorithm::Full)
     }
 
     /// The label of a row.
@@ -301,9 +353,13 @@ impl SetupState {
             }
             Row::Algorithm => s.algorithm.to_string(),
             Row::Depth => match (s.depth, default_depth(&self.config)) {
+                (0, _) if s.algorithm == Algorithm::Full && s.time_ms > 0 => {
+                    "0 (as time allows)".to_string()
+                }
                 (0, Some(d)) => format!("0 (game's: {d})"),
                 (d, _) => d.to_string(),
             },
+            Row::Time if !self.applies(row, side) => "- (full engine only)".to_string(),
             Row::Time => match s.time_ms {
                 0 => "0 (no limit)".to_string(),
                 t => format!("{t} ms"),
@@ -362,9 +418,22 @@ impl SetupState {
 
     fn key(&mut self, key: KeyEvent) -> SetupOutcome {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && matches!(key.code, KeyCode::Char('c')) {
+        if ctrl && matches!(key.code, KeyCode::Char('c' | 'C')) {
             return SetupOutcome::Quit;
         }
+        if self.confirm.is_some() {
+            return match key.code {
+                KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
+                    self.confirm.take().unwrap_or(SetupOutcome::Stay)
+                }
+                KeyCode::Char('n' | 'N' | 'q') | KeyCode::Esc => {
+                    self.confirm = None;
+                    SetupOutcome::Stay
+                }
+                _ => SetupOutcome::Stay,
+            };
+        }
+        self.message = None;
         if let Some(text) = &mut self.editing {
             match key.code {
                 KeyCode::Char(c) if !ctrl => text.push(c),
@@ -398,35 +467,83 @@ impl SetupState {
         }
         let row = self.row();
         match key.code {
+            // On a text row every printable key types, h j k l q included.
+            KeyCode::Char(' ') if row.is_text() => self.start_editing(row, None),
+            KeyCode::Char(c) if row.is_text() && !ctrl => self.start_editing(row, Some(c)),
+            KeyCode::Esc if self.kept.is_some() => return SetupOutcome::Back,
+            KeyCode::Home | KeyCode::PageUp => self.move_selection(-(self.rows().len() as isize)),
+            KeyCode::End | KeyCode::PageDown => self.move_selection(self.rows().len() as isize),
             KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => self.move_selection(-1),
             KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => self.move_selection(1),
             KeyCode::Left | KeyCode::Char('h') => self.sideways(-1),
             KeyCode::Right | KeyCode::Char('l') => self.sideways(1),
             KeyCode::Char(' ') => {
-                if row.is_text() {
-                    self.editing = Some(self.edit_text(row));
-                } else if row == Row::Start {
-                    return SetupOutcome::Start;
-                } else {
-                    self.cycle(row, 1);
+                if row == Row::Start {
+                    return self.ask(SetupOutcome::Start);
                 }
+                self.cycle(row, 1);
             }
             KeyCode::Enter => {
                 return match row {
                     Row::Load => self.load(),
-                    _ => SetupOutcome::Start,
+                    _ => self.ask(SetupOutcome::Start),
                 };
             }
             KeyCode::Backspace if row.is_text() => {
-                let mut text = self.edit_text(row);
-                text.pop();
-                self.editing = Some(text);
+                if self.applies(row, self.column) {
+                    let mut text = self.edit_text(row);
+                    text.pop();
+                    self.editing = Some(text);
+                } else {
+                    self.refuse_edit(row);
+                }
             }
-            KeyCode::Char(c) if row.is_text() => self.editing = Some(c.to_string()),
-            KeyCode::Char('q') => return SetupOutcome::Quit,
+            KeyCode::Char('q') => return self.ask(SetupOutcome::Quit),
             _ => {}
         }
         SetupOutcome::Stay
+    }
+
+    /// Starts editing a text row: with the typed character replacing the value, or with the
+    /// value itself (Space, a click).
+    fn start_editing(&mut self, row: Row, typed: Option<char>) {
+        if !self.applies(row, self.column) {
+            self.refuse_edit(row);
+            return;
+        }
+        self.error = None;
+        self.editing = Some(typed.map_or_else(|| self.edit_text(row), String::from));
+    }
+
+    fn refuse_edit(&mut self, row: Row) {
+        if row == Row::Time {
+            self.error = Some(format!(
+                "{} searches to its depth: the time per move is for the full engine only",
+                self.side().algorithm
+            ));
+        }
+    }
+
+    /// `outcome` at once, or after a question when it would drop the kept game's unsaved
+    /// moves.
+    fn ask(&mut self, outcome: SetupOutcome) -> SetupOutcome {
+        if self.kept.as_ref().is_some_and(|k| k.unsaved) {
+            self.confirm = Some(outcome);
+            SetupOutcome::Stay
+        } else {
+            outcome
+        }
+    }
+
+    /// The question for a pending confirmation.
+    pub fn question(&self) -> Option<String> {
+        let what = match self.confirm.as_ref()? {
+            SetupOutcome::Start => "Start a new game anyway?".to_string(),
+            SetupOutcome::Load(path) => format!("Load {} anyway?", path.display()),
+            SetupOutcome::Quit => "Quit anyway?".to_string(),
+            SetupOutcome::Stay | SetupOutcome::Back => return None,
+        };
+        Some(format!("The game in progress is not saved. {what}"))
     }
 
     fn load(&mut self) -> SetupOutcome {
@@ -434,7 +551,7 @@ impl SetupState {
             self.error = Some("type the name of a saved game file first".to_string());
             SetupOutcome::Stay
         } else {
-            SetupOutcome::Load(PathBuf::from(self.load_path.trim()))
+            self.ask(SetupOutcome::Load(PathBuf::from(self.load_path.trim())))
         }
     }
 
@@ -442,6 +559,7 @@ impl SetupState {
         let count = self.rows().len();
         self.editing = None;
         self.error = None;
+        self.message = None;
         self.selected = self.selected.saturating_add_signed(by).min(count - 1);
     }
 
@@ -471,7 +589,7 @@ impl SetupState {
                 true
             }
             Err(e) => {
-                self.error = Some(e.to_string());
+                self.error = Some(setup_error(&e));
                 false
             }
         }
@@ -550,7 +668,7 @@ impl SetupState {
         let row = self.row();
         let column = self.column;
         let key = format!("players.{column}");
-        let whole = |what: &str| format!("setup: {key}.{what} = {text}: must be a whole number");
+        let whole = |what: &str| format!("{key}.{what} = {text}: must be a whole number");
         let ok = match row {
             Row::Depth => {
                 if let Ok(v) = text.parse::<u32>() {
@@ -588,7 +706,7 @@ impl SetupState {
                         true
                     }
                     Some(Err(e)) => {
-                        self.error = Some(format!("setup: {}.{e}", self.config.game.name()));
+                        self.error = Some(format!("{}.{e}", self.config.game.name()));
                         false
                     }
                     None => true,
@@ -609,8 +727,9 @@ impl SetupState {
     /// The box the form is drawn in.
     pub fn form_area(&self) -> Rect {
         let frame = self.frame;
-        let width = (LABEL_W + 2 * COLUMN_W + 4).min(frame.width);
-        let height = (self.lines().len() as u16 + 4).min(frame.height.saturating_sub(1));
+        let width = self.form_width();
+        // Room below the box for the key hints (two lines when they wrap).
+        let height = (self.lines().len() as u16 + 4).min(frame.height.saturating_sub(2));
         Rect::new(frame.x + (frame.width - width) / 2, frame.y, width, height)
     }
 
@@ -627,7 +746,7 @@ impl SetupState {
         let Some(mut last) = lines.iter().position(|l| *l == SetupLine::Row(selected)) else {
             return 0;
         };
-        if matches!(lines.get(last + 1), Some(SetupLine::Error(_))) {
+        while matches!(lines.get(last + 1), Some(SetupLine::Error(_))) {
             last += 1;
         }
         (last + 1).saturating_sub(self.visible_lines().max(1))
@@ -664,21 +783,32 @@ impl SetupState {
     }
 
     fn click(&mut self, at: Position) -> SetupOutcome {
+        if self.confirm.is_some() {
+            let (yes, no) = super::layout::dialog_buttons(super::layout::dialog(self.frame));
+            if yes.contains(at) {
+                return self.confirm.take().unwrap_or(SetupOutcome::Stay);
+            }
+            if no.contains(at) {
+                self.confirm = None;
+            }
+            return SetupOutcome::Stay;
+        }
         let Some((index, side)) = self.hit(at) else {
             return SetupOutcome::Stay;
         };
         if self.editing.is_some() && !self.commit() {
             return SetupOutcome::Stay;
         }
+        self.message = None;
         self.selected = index;
         self.column = side;
         self.error = None;
         let row = self.row();
         if row == Row::Start {
-            return SetupOutcome::Start;
+            return self.ask(SetupOutcome::Start);
         }
         if row.is_text() {
-            self.editing = Some(self.edit_text(row));
+            self.start_editing(row, None);
         } else {
             self.cycle(row, 1);
         }

@@ -30,6 +30,12 @@ pub struct Theme {
     pub win: Style,
     /// A hint from the engine.
     pub hint: Style,
+    /// The cursor standing on the hint: the hint's colour, brighter, bold and underlined, so
+    /// that both show.
+    pub hint_cursor: Style,
+    /// Gomoku stones: black ● and white ○ in the terminal's own text colour (readable on
+    /// dark and light backgrounds alike), told apart by their shape.
+    pub stone: Style,
     /// Secondary text: labels, later moves in the log.
     pub dim: Style,
     /// The selected row of a list.
@@ -64,6 +70,11 @@ impl Default for Theme {
             last_move: Style::new().bg(Color::Indexed(238)),
             win: Style::new().bg(Color::Green).fg(Color::Black),
             hint: Style::new().bg(Color::Magenta).fg(Color::White),
+            hint_cursor: Style::new()
+                .bg(Color::LightMagenta)
+                .fg(Color::Black)
+                .add_modifier(Modifier::BOLD.union(Modifier::UNDERLINED)),
+            stone: Style::new().add_modifier(Modifier::BOLD),
             dim: Style::new().fg(Color::DarkGray),
             selected: Style::new().add_modifier(Modifier::REVERSED),
             error: Style::new()

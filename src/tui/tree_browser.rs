@@ -433,15 +433,16 @@ pub fn settings_text(settings: &SearchSettings) -> String {
     )
 }
 
-/// `depth 4`, or `1.0 s` for a search whose depth only the time limits.
+/// `depth 4`; for the full engine with a time limit `1000 ms/move` (as deep as the time
+/// allows: its depth is only the [`score::MAX_PLY`] sentinel) or `depth 12, 1000 ms/move`.
 pub fn depth_text(settings: &SearchSettings) -> String {
-    if settings.algorithm == Algorithm::Full
-        && settings.time_ms > 0
-        && settings.depth >= score::MAX_PLY as u32
-    {
-        format!("{:.1} s", settings.time_ms as f64 / 1000.0)
-    } else {
+    let timed = settings.algorithm == Algorithm::Full && settings.time_ms > 0;
+    if !timed {
         format!("depth {}", settings.depth)
+    } else if settings.depth >= score::MAX_PLY as u32 {
+        format!("{} ms/move", settings.time_ms)
+    } else {
+        format!("depth {}, {} ms/move", settings.depth, settings.time_ms)
     }
 }
 

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use super::app::App;
 use super::boards::HasBoard;
@@ -35,23 +35,38 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>) {
     }
 }
 
-/// The message shown instead of a layout that does not fit.
+/// The message shown instead of a layout that does not fit: what size is needed, and that
+/// `q` quits, each line wrapped to the width so none is pushed out of sight.
 pub fn too_small(frame: &mut Frame, area: Rect, need: ratatui::layout::Size, theme: &Theme) {
-    let text = vec![
-        Line::styled("Enlarge the terminal", theme.error).centered(),
-        Line::raw(format!(
-            "it is {}x{}; this screen needs at least {}x{}",
-            area.width, area.height, need.width, need.height
-        ))
-        .centered(),
-        Line::styled("q quits", theme.dim).centered(),
+    let parts = [
+        ("Enlarge the terminal".to_string(), theme.error),
+        (
+            format!(
+                "it is {}x{}; this screen needs at least {}x{}",
+                area.width, area.height, need.width, need.height
+            ),
+            ratatui::style::Style::new(),
+        ),
+        ("q quits".to_string(), theme.key),
     ];
-    let height = 3.min(area.height);
+    let mut text: Vec<Line> = parts
+        .iter()
+        .flat_map(|(part, style)| {
+            super::tree_browser::wrap(part, area.width)
+                .into_iter()
+                .map(move |l| Line::styled(l, *style).centered())
+        })
+        .collect();
+    // On a very short terminal "q quits" matters more than the sizes.
+    while text.len() > usize::from(area.height) && text.len() > 1 {
+        text.remove(text.len() - 2);
+    }
+    let height = (text.len() as u16).min(area.height);
     let middle = Rect::new(
         area.x,
         area.y + (area.height - height) / 2,
         area.width,
         height,
     );
-    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), middle);
+    frame.render_widget(Paragraph::new(text), middle);
 }

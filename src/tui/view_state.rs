@@ -12,8 +12,6 @@ pub enum Dialog<M> {
     Quit,
     /// Start a new game, dropping an unsaved one?
     NewGame,
-    /// Go back to the setup screen, dropping an unsaved game?
-    Setup,
     /// Play `mv` at an earlier position, dropping the `dropped` later moves?
     Branch {
         /// The move to play.
@@ -29,7 +27,6 @@ impl<M> Dialog<M> {
         match self {
             Self::Quit => "The game is not saved. Quit anyway?".to_string(),
             Self::NewGame => "The game is not saved. Start a new game anyway?".to_string(),
-            Self::Setup => "The game is not saved. Leave it for the setup screen?".to_string(),
             Self::Branch { dropped, .. } => format!(
                 "Playing here drops the {dropped} later move{}. Play anyway?",
                 if *dropped == 1 { "" } else { "s" }
@@ -38,14 +35,19 @@ impl<M> Dialog<M> {
     }
 }
 
-/// A line for the status bar.
+/// A line for the status bar. It goes at the next action, or after [`MESSAGE_TICKS`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
     /// The text.
     pub text: String,
     /// Shown as an error.
     pub is_error: bool,
+    /// The tick it was set at.
+    pub since: u64,
 }
+
+/// How long a status message stays without a new action: 5 s of ticks.
+pub const MESSAGE_TICKS: u64 = 50;
 
 /// Everything the game screen shows that is not the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,9 +64,11 @@ pub struct ViewState<C, M> {
     pub dialog: Option<Dialog<M>>,
     /// First row shown in the move log (row 0 is the starting position).
     pub log_offset: usize,
+    /// First line shown in the engine pane (a long principal variation scrolls).
+    pub engine_scroll: usize,
     /// The whole terminal, as last reported (for layout and mouse hit-testing).
     pub frame: Rect,
-    /// The status message, until the next action replaces it.
+    /// The status message, until the next action or [`MESSAGE_TICKS`] ticks.
     pub message: Option<Message>,
     /// Ticks since the screen opened (drives the spinner and the thinking clock).
     pub tick: u64,
@@ -79,6 +83,7 @@ impl<C: Default, M> Default for ViewState<C, M> {
             help_scroll: 0,
             dialog: None,
             log_offset: 0,
+            engine_scroll: 0,
             frame: Rect::new(0, 0, 80, 24),
             message: None,
             tick: 0,

@@ -68,13 +68,13 @@ pub enum Report<M> {
         /// Its answer.
         result: SearchResult<M>,
     },
-    /// After an alpha-beta search: the nodes plain minimax visits at the same depth, when
-    /// counting them stayed within [`MINIMAX_COUNT_BUDGET`].
+    /// After a pruning search that was not stopped: the nodes plain minimax visits to the
+    /// depth the answer came from (`stats.depth`), counted after `Finished`.
     MinimaxNodes {
         /// The search this belongs to.
         id: SearchId,
-        /// The count.
-        nodes: u64,
+        /// The count; `None` when it passed [`MINIMAX_COUNT_BUDGET`] and was given up.
+        nodes: Option<u64>,
     },
     /// The tree a [`Job::Record`] search recorded (sent just before its `Finished`).
     Recorded {
@@ -104,6 +104,11 @@ pub enum Report<M> {
         reason: String,
     },
 }
+
+/// The least time between two progress reports passed on to the app. A little under the
+/// search's own 100 ms, so that its regular reports are not dropped for a few
+/// microseconds of jitter.
+const PROGRESS_GAP: Duration = Duration::from_millis(80);
 
 /// Minimax trees bigger than this are not counted (the count would cost more than it tells).
 pub const MINIMAX_COUNT_BUDGET: u64 = 3_000_000;
@@ -273,10 +278,12 @@ fn run_job<G: Playable>(
     stop: &StopFlag,
     sink: &dyn Fn(Report<G::Move>),
 ) {
-    let mut last_progress = Instant::now();
+    // The search reports at most every 100 ms and at once after an iteration; pass those on,
+    // but not the bursts of quick iterations (a few ms apart at the start of a search).
+    let mut last_progress: Option<Instant> = None;
     let mut progress = |result: &SearchResult<G::Move>| {
-        if last_progress.elapsed() >= Duration::from_millis(100) {
-            last_progress = Instant::now();
+        if last_progress.is_none_or(|t| t.elapsed() >= PROGRESS_GAP) {
+            last_progress = Some(Instant::now());
             sink(Report::Progress {
                 id,
                 result: result.clone(),
@@ -351,7 +358,9 @@ fn run_job<G: Playable>(
     sink(Report::Finished { id, result });
     if engine.settings.algorithm.prunes() && !stop.is_raised() && depth > 0 {
         let candidates = engine.settings.candidates;
-        if let Some(nodes) = minimax_nodes(root, depth, candidates, MINIMAX_COUNT_BUDGET, stop) {
+        let nodes = minimax_nodes(root, depth, candidates, MINIMAX_COUNT_BUDGET, stop);
+        // Stopped while counting: the app has moved on and no longer waits for the count.
+        if nodes.is_some() || !stop.is_raised() {
             sink(Report::MinimaxNodes { id, nodes });
         }
     }

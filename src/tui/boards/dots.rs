@@ -12,7 +12,7 @@ use crate::games::dots::{Dots, Edge, EdgePos, Orientation};
 use crate::tui::action::Dir;
 
 /// Inside size of a box (width, height), largest first.
-const SCALES: [(u16, u16); 3] = [(7, 3), (5, 2), (3, 1)];
+const SCALES: [(u16, u16); 6] = [(15, 7), (11, 5), (9, 4), (7, 3), (5, 2), (3, 1)];
 /// Width of the row numbers (up to `10`) and a space.
 const LABEL_W: u16 = 3;
 
@@ -37,9 +37,12 @@ fn total_size(game: &Dots, (box_w, box_h): (u16, u16)) -> Size {
 
 /// The one geometry function, shared by drawing and hit-testing.
 fn geometry(game: &Dots, area: Rect) -> Option<Geometry> {
+    let smallest = SCALES[SCALES.len() - 1];
     SCALES.iter().find_map(|&scale| {
         let size = total_size(game, scale);
-        (size.width <= area.width && size.height <= area.height).then(|| Geometry {
+        // A larger scale only with a column to spare each side, off the pane's border.
+        let margin = if scale == smallest { 0 } else { 2 };
+        (size.width + margin <= area.width && size.height <= area.height).then(|| Geometry {
             x: area.x + (area.width - size.width) / 2 + LABEL_W,
             y: area.y + (area.height - size.height) / 2,
             box_w: scale.0,
@@ -173,7 +176,7 @@ impl BoardView<Dots> for DotsView {
                 };
                 (if horizontal { "━" } else { "┃" }, style)
             } else if ctx.cursor == Some(edge) {
-                (if horizontal { "─" } else { "│" }, theme.cursor)
+                (if horizontal { "─" } else { "│" }, ctx.cursor_style(edge))
             } else if ctx.hint == Some(edge) {
                 (if horizontal { "─" } else { "│" }, theme.hint)
             } else {

@@ -136,7 +136,7 @@ impl BoardView<Gomoku> for GomokuView {
                     paint(buf, mark, style);
                 }
                 if let Some(player) = game.at(cell) {
-                    put(buf, x, y, stone_symbol(player), theme.player(player));
+                    put(buf, x, y, stone_symbol(player), theme.stone);
                 } else {
                     let top = row + 1 == n;
                     let bottom = row == 0;
@@ -156,7 +156,7 @@ impl BoardView<Gomoku> for GomokuView {
                     put(buf, x, y, symbol, theme.grid);
                 }
                 if ctx.cursor == Some(cell) {
-                    paint(buf, mark, theme.cursor);
+                    paint(buf, mark, ctx.cursor_style(cell));
                 }
             }
             let (_, y) = geo.point(row, 0);

@@ -195,7 +195,7 @@ impl BoardView<Kalah> for KalahView {
                 }
                 centre_text(buf, rect, &game.stones(side, index).to_string(), style);
                 if is_mover && ctx.cursor == Some(index as Pit) {
-                    paint(buf, rect, theme.cursor);
+                    paint(buf, rect, ctx.cursor_style(index as Pit));
                 }
             }
             let store = geo.hole(Hole::Store(side));
@@ -204,6 +204,21 @@ impl BoardView<Kalah> for KalahView {
                 store,
                 &game.store(side).to_string(),
                 theme.player(side).add_modifier(Modifier::BOLD),
+            );
+            // Whose store it is, above its count.
+            let name = Kalah::side_name(side);
+            let label = if usize::from(store.width) >= name.len() {
+                name.to_string()
+            } else {
+                name.chars().take(1).collect()
+            };
+            let above = if store.height >= 5 { 2 } else { 1 };
+            let label_y = store.y + (store.height / 2).saturating_sub(above);
+            centre_text(
+                buf,
+                Rect::new(store.x, label_y, store.width, 1),
+                &label,
+                theme.player(side),
             );
         }
         // Pit letters above North's row and below South's, with the side names at the stores.

@@ -44,6 +44,19 @@ pub struct BoardCtx<'a, G: Game, C> {
     pub path: &'a [PathMove<G::Move>],
 }
 
+impl<G: Game, C> BoardCtx<'_, G, C> {
+    /// The cursor's style on the place of move `mv`: reversed, or, on the hint, the hint's
+    /// own style made distinct ([`Theme::hint_cursor`]), since reversing the hint's colours
+    /// would hide them.
+    pub fn cursor_style(&self, mv: G::Move) -> Style {
+        if self.hint == Some(mv) {
+            self.theme.hint_cursor
+        } else {
+            self.theme.cursor
+        }
+    }
+}
+
 /// The style of a numbered move of a previewed line: the mover's colour, reversed, so the
 /// number stands out like a stone in a Go diagram.
 pub(crate) fn path_style(theme: &Theme, mover: Player) -> Style {

@@ -142,7 +142,7 @@ impl BoardView<TicTacToe> for TicTacToeView {
                 }
             }
             if ctx.cursor == Some(cell) {
-                paint(buf, rect, theme.cursor);
+                paint(buf, rect, ctx.cursor_style(cell));
             }
         }
         // A previewed line: each move's number in its cell's corner (beside the mark when

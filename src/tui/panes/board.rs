@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::pane_block;
+use super::{fit_title, pane_block};
 use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::boards::{BoardCtx, BoardView, HasBoard};
@@ -22,7 +22,10 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
             Some(_) => "game over".to_string(),
             None => format!("{} to move", G::side_name(game.to_move())),
         };
-        let title = format!("Preview · {state}");
+        let title = fit_title(
+            &[format!("Preview · {state}"), "Preview".to_string()],
+            area.width,
+        );
         let line = if preview.line.is_empty() {
             "the search's root".to_string()
         } else {
@@ -68,10 +71,11 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
     let session = &app.session;
     let game = session.current();
     let kind = G::KIND.title();
-    let title = match game.outcome() {
-        Some(_) => format!("{kind} · game over"),
-        None => format!("{kind} · {} to move", G::side_name(game.to_move())),
+    let state = match game.outcome() {
+        Some(_) => "game over".to_string(),
+        None => format!("{} to move", G::side_name(game.to_move())),
     };
+    let title = fit_title(&[format!("{kind} · {state}"), state], area.width);
     let mut block = pane_block(Pane::Board, app.view.focus, &title, &app.theme);
     if let Some(score) = app.board.score(game) {
         block =

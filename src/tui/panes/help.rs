@@ -33,7 +33,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
         .skip(scroll)
         .map(|&(keys, what)| {
             if keys.is_empty() {
-                if what.chars().next().is_some_and(char::is_uppercase) && what.len() < 12 {
+                if what.chars().next().is_some_and(char::is_uppercase) && what.len() < 16 {
                     Line::styled(what, theme.title)
                 } else {
                     Line::raw(format!(" {what}"))

@@ -35,8 +35,11 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
             if row == 0 {
                 spans.push(Span::raw("     start"));
             } else {
-                let step = &steps[row - 1];
-                let extra = row >= 2 && steps[row - 2].mover == step.mover;
+                let Some(step) = steps.get(row - 1) else {
+                    return Line::raw("");
+                };
+                // This move earned its mover another one (Kalah's store, a completed box).
+                let extra = step.after.outcome().is_none() && step.after.to_move() == step.mover;
                 spans.push(Span::raw(format!("{row:>3}. ")));
                 spans.push(Span::styled(
                     format!("{:<6}", G::side_name(step.mover)),

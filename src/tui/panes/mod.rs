@@ -37,6 +37,20 @@ pub fn pane_block<'a>(pane: Pane, focus: Pane, title: &str, theme: &Theme) -> Bl
         })
 }
 
+/// The first of `titles` (longest first) that fits in the top border of a pane `width`
+/// columns wide, so a narrow pane says less instead of cutting a word; the last one, cut,
+/// when none fits.
+pub fn fit_title(titles: &[String], width: u16) -> String {
+    // The corners and a space each side of the title.
+    let room = usize::from(width.saturating_sub(4));
+    titles
+        .iter()
+        .find(|t| t.chars().count() <= room)
+        .or(titles.last())
+        .map(|t| t.chars().take(room).collect())
+        .unwrap_or_default()
+}
+
 /// The spinner frame for a tick.
 pub fn spinner(tick: u64) -> &'static str {
     const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];

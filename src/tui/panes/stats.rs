@@ -1,19 +1,23 @@
 //! The engine pane: algorithm and depth, nodes, speed, cut-offs, time, best move, value and
-//! principal variation; live while a search runs, kept after it ends.
+//! principal variation; live while a search runs, kept after it ends. Its text is laid out
+//! item by item (an item never splits across lines) and scrolls when it is taller than the
+//! pane (a long principal variation).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use super::{pane_block, seconds, spinner};
 use crate::engine::score;
 use crate::engine::search::{Algorithm, SearchResult};
 use crate::engine::stats::{SearchStats, group_digits};
 use crate::tui::action::Pane;
-use crate::tui::app::{App, format_line};
+use crate::tui::app::{App, MinimaxCount, format_line};
 use crate::tui::boards::HasBoard;
 use crate::tui::layout;
+use crate::tui::theme::Theme;
+use crate::tui::tree_browser::depth_text;
 use crate::tui::worker::{MINIMAX_COUNT_BUDGET, Purpose};
 
 /// Nodes per second, short: `1.2M`, `35k`.
@@ -27,33 +31,126 @@ fn short_rate(per_second: f64) -> String {
     }
 }
 
-fn stat_lines<'a>(stats: &SearchStats, theme: &crate::tui::theme::Theme) -> Vec<Line<'a>> {
+/// A duration in milliseconds, short: `6.9 ms`, `1.25 s`.
+fn short_time(millis: f64) -> String {
+    if millis >= 1000.0 {
+        format!("{:.2} s", millis / 1000.0)
+    } else {
+        format!("{millis:.1} ms")
+    }
+}
+
+/// One item of the pane: spans that stay together on one line.
+type Item<'a> = Vec<Span<'a>>;
+
+fn item<'a>(label: &str, value: String, theme: &Theme) -> Item<'a> {
     vec![
-        Line::from(vec![
-            Span::styled("nodes ", theme.dim),
-            Span::raw(group_digits(stats.nodes)),
-            Span::styled("   speed ", theme.dim),
-            Span::raw(format!("{} n/s", short_rate(stats.nodes_per_second()))),
-        ]),
-        Line::from(vec![
-            Span::styled("cut-offs ", theme.dim),
-            Span::raw(group_digits(stats.cutoffs)),
-            Span::styled("   time ", theme.dim),
-            Span::raw(format!("{:.1} ms", stats.millis())),
-            Span::styled("   depth ", theme.dim),
-            Span::raw(stats.depth.to_string()),
-        ]),
+        Span::styled(format!("{label} "), theme.dim),
+        Span::raw(value),
     ]
 }
 
-/// Draws the engine pane into `area`.
-pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
+fn width_of(item: &Item) -> usize {
+    item.iter().map(|s| s.content.chars().count()).sum()
+}
+
+/// Lays `items` out in lines of at most `width` columns, `gap` between two items on a line;
+/// an item goes whole to the next line when it does not fit (one wider than a line gets a
+/// line of its own and is cut there).
+fn flow<'a>(items: Vec<Item<'a>>, gap: &str, width: u16) -> Vec<Line<'a>> {
+    let width = usize::from(width.max(1));
+    let mut lines = Vec::new();
+    let mut line: Vec<Span<'a>> = Vec::new();
+    let mut used = 0;
+    for item in items {
+        let w = width_of(&item);
+        if used > 0 && used + gap.chars().count() + w > width {
+            lines.push(Line::from(std::mem::take(&mut line)));
+            used = 0;
+        }
+        if used > 0 {
+            line.push(Span::raw(gap.to_string()));
+            used += gap.chars().count();
+        }
+        used += w;
+        line.extend(item);
+    }
+    if !line.is_empty() {
+        lines.push(Line::from(line));
+    }
+    lines
+}
+
+fn stat_items<'a>(stats: &SearchStats, theme: &Theme) -> Vec<Item<'a>> {
+    let depth = if stats.depth == 0 {
+        "-".to_string()
+    } else {
+        stats.depth.to_string()
+    };
+    vec![
+        item("nodes", group_digits(stats.nodes), theme),
+        item(
+            "speed",
+            format!("{} n/s", short_rate(stats.nodes_per_second())),
+            theme,
+        ),
+        item("cut-offs", group_digits(stats.cutoffs), theme),
+        item("time", short_time(stats.millis()), theme),
+        item("depth", depth, theme),
+    ]
+}
+
+/// What plain minimax would have cost, against the nodes of this search to the same depth
+/// (for the full engine its last iteration alone, not the sum of every iteration).
+fn minimax_items<'a>(
+    algorithm: Algorithm,
+    count: MinimaxCount,
+    stats: &SearchStats,
+    theme: &Theme,
+) -> Vec<Item<'a>> {
+    if algorithm == Algorithm::Minimax {
+        return vec![vec![Span::styled(
+            "plain minimax: no pruning, every node visited",
+            theme.dim,
+        )]];
+    }
+    let label = format!("minimax to depth {}:", stats.depth);
+    match count {
+        MinimaxCount::NotCounted => Vec::new(),
+        MinimaxCount::Counting => vec![item(&label, "counting...".to_string(), theme)],
+        MinimaxCount::TooMany => vec![item(
+            &label,
+            format!("over {} nodes", group_digits(MINIMAX_COUNT_BUDGET)),
+            theme,
+        )],
+        MinimaxCount::Nodes(n) => {
+            let ours = if stats.iteration_nodes > 0 {
+                stats.iteration_nodes
+            } else {
+                stats.nodes
+            };
+            let what = if algorithm == Algorithm::Full {
+                format!("the depth-{} iteration's", stats.depth)
+            } else {
+                format!("{algorithm}'s")
+            };
+            let mut items = vec![item(&label, format!("{} nodes", group_digits(n)), theme)];
+            if ours > 0 {
+                items.push(vec![
+                    Span::styled(format!("×{:.1}", n as f64 / ours as f64), theme.title),
+                    Span::styled(format!(" {what} {}", group_digits(ours)), theme.dim),
+                ]);
+            }
+            items
+        }
+    }
+}
+
+/// The pane's text for an inside `width` columns wide, every line of it (the pane shows
+/// those that fit, from [`crate::tui::view_state::ViewState::engine_scroll`]).
+pub fn lines<G: HasBoard>(app: &App<G>, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let engine = &app.engine;
-    frame.render_widget(
-        pane_block(Pane::Engine, app.view.focus, "Engine", theme),
-        area,
-    );
     let mut lines: Vec<Line> = Vec::new();
     let side = engine
         .pending
@@ -61,16 +158,13 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         .or_else(|| engine.last.as_ref().map(|l| (l.side, l.purpose)));
     let Some((side, purpose)) = side else {
         lines.push(Line::styled("No search yet.", theme.dim));
-        if app.engines_only() || !app.is_human(app.session.current().to_move()) {
-            lines.push(Line::styled(
-                "The engine moves when it is its turn.",
-                theme.dim,
-            ));
+        let text = if app.engines_only() || !app.is_human(app.session.current().to_move()) {
+            "The engine moves when it is its turn."
         } else {
-            lines.push(Line::styled("H asks it for a hint.", theme.dim));
-        }
-        frame.render_widget(Paragraph::new(lines), layout::inner(area));
-        return;
+            "H asks it for a hint."
+        };
+        lines.push(Line::styled(text, theme.dim));
+        return lines;
     };
     let settings = &app.settings[side.index()];
     let who = match purpose {
@@ -79,78 +173,105 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         Purpose::Tree => format!("tree search for {}", G::side_name(side)),
         Purpose::Compare => format!("comparison for {}", G::side_name(side)),
     };
-    let mut head = vec![
-        Span::styled(who, theme.player(side)),
-        Span::raw(format!(
-            " · {} · {}",
-            settings.algorithm,
-            crate::tui::tree_browser::depth_text(settings)
-        )),
+    let mut head: Vec<Item> = vec![
+        vec![Span::styled(who, theme.player(side))],
+        vec![Span::raw(format!("· {}", settings.algorithm))],
+        vec![Span::raw(format!("· {}", depth_text(settings)))],
     ];
     let result: Option<(&SearchResult<G::Move>, Vec<String>)> = if let Some(p) = engine.pending {
-        head.push(Span::styled(
+        head.push(vec![Span::styled(
             format!(
-                "  {} {}",
+                "{} {}",
                 spinner(app.view.tick),
                 seconds(app.view.tick - p.started)
             ),
             theme.key,
-        ));
+        )]);
         engine
             .progress
             .as_ref()
             .map(|r| (r, format_line(app.session.current(), &r.pv)))
     } else {
         engine.last.as_ref().map(|l| {
-            let state = if l.result.completed {
-                "  done"
-            } else {
-                "  stopped early"
-            };
-            head.push(Span::styled(state, theme.dim));
+            let state = if l.hurried { "stopped early" } else { "done" };
+            head.push(vec![Span::styled(state, theme.dim)]);
             (&l.result, l.pv.clone())
         })
     };
-    lines.push(Line::from(head));
-    match result {
-        None => lines.push(Line::styled("thinking...", theme.dim)),
-        Some((result, pv)) => {
-            lines.push(Line::from(vec![
-                Span::styled("best ", theme.dim),
-                Span::styled(
-                    pv.first().cloned().unwrap_or_else(|| "-".to_string()),
-                    theme.title,
-                ),
-                Span::styled("   value ", theme.dim),
-                Span::raw(score::format::<G>(result.value)),
-            ]));
-            lines.extend(stat_lines(&result.stats, theme));
-            if engine.pending.is_none()
-                && let Some(last) = &engine.last
-            {
-                let text = match (settings.algorithm, last.minimax_nodes) {
-                    (Algorithm::Minimax, _) => "plain minimax: no pruning".to_string(),
-                    (_, Some(n)) if last.result.stats.nodes > 0 => format!(
-                        "{} (×{:.1})",
-                        group_digits(n),
-                        n as f64 / last.result.stats.nodes as f64
-                    ),
-                    (_, Some(n)) => group_digits(n),
-                    (_, None) => format!("> {}", group_digits(MINIMAX_COUNT_BUDGET)),
-                };
-                lines.push(Line::from(vec![
-                    Span::styled("minimax would visit ", theme.dim),
-                    Span::raw(text),
-                ]));
-            }
-            lines.push(Line::from(vec![
-                Span::styled("pv ", theme.dim),
-                Span::raw(pv.join(" ")),
-            ]));
-        }
+    lines.extend(flow(head, " ", width));
+    let Some((result, pv)) = result else {
+        lines.push(Line::styled("thinking...", theme.dim));
+        return lines;
+    };
+    // Depth 0: no root move was searched yet (or ever, when stopped at once).
+    let answered = result.stats.depth > 0 && result.best.is_some();
+    let best = if answered {
+        pv.first().cloned().unwrap_or_else(|| "-".to_string())
+    } else {
+        "-".to_string()
+    };
+    let value = match (answered, engine.pending.is_some()) {
+        (true, _) => Span::raw(score::format::<G>(result.value)),
+        (false, true) => Span::styled("not yet", theme.dim),
+        (false, false) => Span::styled("none: stopped before any move was searched", theme.dim),
+    };
+    let best_label = if engine.pending.is_some() {
+        "best so far"
+    } else {
+        "best"
+    };
+    lines.extend(flow(
+        vec![
+            vec![
+                Span::styled(format!("{best_label} "), theme.dim),
+                Span::styled(best, theme.title),
+            ],
+            vec![Span::styled("value ", theme.dim), value],
+        ],
+        "   ",
+        width,
+    ));
+    lines.extend(flow(stat_items(&result.stats, theme), "   ", width));
+    if engine.pending.is_none()
+        && let Some(last) = &engine.last
+    {
+        let items = minimax_items(settings.algorithm, last.minimax, &last.result.stats, theme);
+        lines.extend(flow(items, " ", width));
     }
-    frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }),
-        layout::inner(area),
-    );
+    if answered && !pv.is_empty() {
+        let mut items = vec![vec![Span::styled("pv", theme.dim)]];
+        items.extend(pv.into_iter().map(|m| vec![Span::raw(m)]));
+        lines.extend(flow(items, " ", width));
+    }
+    lines
+}
+
+/// How many lines the pane's text takes at this inside width (for scrolling).
+pub fn line_count<G: HasBoard>(app: &App<G>, width: u16) -> usize {
+    lines(app, width).len()
+}
+
+/// Draws the engine pane into `area`.
+pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
+    let theme = &app.theme;
+    let inner = layout::inner(area);
+    let all = lines(app, inner.width);
+    let rows = usize::from(inner.height);
+    let offset = app.view.engine_scroll.min(all.len().saturating_sub(rows));
+    let mut block = pane_block(Pane::Engine, app.view.focus, "Engine", theme);
+    let mut marks = Vec::new();
+    if offset > 0 {
+        marks.push("↑");
+    }
+    if offset + rows < all.len() {
+        marks.push("↓ more");
+    }
+    if !marks.is_empty() {
+        block = block.title_bottom(
+            Line::styled(format!(" {} ", marks.join(" ")), theme.key).right_aligned(),
+        );
+    }
+    frame.render_widget(block, area);
+    let shown: Vec<Line> = all.into_iter().skip(offset).take(rows).collect();
+    frame.render_widget(Paragraph::new(shown), inner);
 }

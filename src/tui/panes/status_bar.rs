@@ -10,6 +10,7 @@ use ratatui::widgets::Paragraph;
 
 use super::{seconds, spinner};
 use crate::engine::{Outcome, Scoring};
+use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::boards::HasBoard;
 use crate::tui::worker::Purpose;
@@ -38,7 +39,13 @@ pub fn state_text<G: HasBoard>(app: &App<G>) -> String {
         None => {
             let side = game.to_move();
             let who = if app.is_human(side) { "you" } else { "engine" };
-            format!("{} to move ({who})", G::side_name(side))
+            // The move shown last earned the mover another one (Kalah's store, a box).
+            let again = session.last_step().is_some_and(|s| s.mover == side);
+            if again {
+                format!("{} to move again ({who}): extra turn", G::side_name(side))
+            } else {
+                format!("{} to move ({who})", G::side_name(side))
+            }
         }
     };
     if !session.at_end() {
@@ -102,9 +109,16 @@ fn tree_hints<G: HasBoard>(app: &App<G>) -> Vec<(&'static str, &'static str)> {
     keys
 }
 
-/// The keys worth showing now.
+/// The keys worth showing now: for an open dialog or the help its answers, else for the
+/// focused pane and the state of the game.
 pub fn key_hints<G: HasBoard>(app: &App<G>) -> Vec<(&'static str, &'static str)> {
-    if app.view.focus == crate::tui::action::Pane::Tree {
+    if app.view.dialog.is_some() {
+        return vec![("y ⏎", "yes"), ("n Esc", "no"), ("Ctrl-c", "quit now")];
+    }
+    if app.view.help {
+        return vec![("↑↓ PgUp PgDn", "scroll"), ("? Esc", "close")];
+    }
+    if app.view.focus == Pane::Tree {
         return tree_hints(app);
     }
     let game = app.session.current();
@@ -121,43 +135,96 @@ pub fn key_hints<G: HasBoard>(app: &App<G>) -> Vec<(&'static str, &'static str)>
         if app.paused {
             keys.push((".", "one move"));
         }
-    } else if game.outcome().is_none() && app.is_human(game.to_move()) {
-        keys.push(("←↑↓→", "move"));
-        keys.push(("⏎", "play"));
-        keys.push(("H", "hint"));
+    }
+    match app.view.focus {
+        Pane::Board => {
+            if !app.engines_only() && game.outcome().is_none() && app.is_human(game.to_move()) {
+                keys.push(("←↑↓→", "move"));
+                keys.push(("⏎", "play"));
+                keys.push(("H", "hint"));
+            }
+        }
+        Pane::Moves => {
+            keys.push(("↑↓", "step"));
+            keys.push(("PgUp PgDn", "scroll"));
+            keys.push(("Home", "start"));
+        }
+        Pane::Engine => keys.push(("↑↓ PgUp PgDn", "scroll")),
+        Pane::Tree => {}
     }
     if !app.session.at_end() {
+        keys.push(("r", "redo"));
         keys.push(("End", "latest"));
     }
-    keys.push(("u", "undo"));
+    if app.session.cursor() > 0 {
+        keys.push(("u", "undo"));
+    }
     if game.outcome().is_some() {
         keys.push(("n", "new game"));
     }
-    keys.push(("s", "save"));
-    keys.push(("t", "tree"));
-    keys.push(("Tab", "focus"));
-    keys.push(("?", "help"));
-    keys.push(("q", "quit"));
+    keys.extend([
+        ("s", "save"),
+        ("t", "tree"),
+        ("o", "setup"),
+        ("Tab", "focus"),
+        ("?", "help"),
+        ("q", "quit"),
+    ]);
     keys
 }
 
-/// Draws the status bar into `area` (two rows).
+/// Width of a hint as drawn: `key what` and two spaces.
+fn hint_width((key, what): (&str, &str)) -> usize {
+    key.chars().count() + what.chars().count() + 3
+}
+
+/// The hints that fit in `width` columns: the last two (help and quit) always, the others in
+/// order as long as they fit.
+fn fitting(
+    hints: &[(&'static str, &'static str)],
+    width: usize,
+) -> Vec<(&'static str, &'static str)> {
+    let split = hints.len().saturating_sub(2);
+    let (rest, last) = hints.split_at(split);
+    let mut room = width.saturating_sub(last.iter().map(|&h| hint_width(h)).sum());
+    let mut out = Vec::new();
+    for &hint in rest {
+        let w = hint_width(hint);
+        if w > room {
+            break;
+        }
+        room -= w;
+        out.push(hint);
+    }
+    out.extend_from_slice(last);
+    out
+}
+
+/// Draws the status bar into `area` (two rows). A message goes after the state when it fits
+/// there, else it takes the second row before the keys.
 pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
     let theme = &app.theme;
-    let mut first = vec![Span::styled(state_text(app), theme.title)];
-    if let Some(message) = &app.view.message {
-        first.push(Span::raw("  "));
-        first.push(Span::styled(
-            message.text.clone(),
-            if message.is_error {
-                theme.error
-            } else {
-                theme.info
-            },
-        ));
-    }
+    let width = usize::from(area.width);
+    let state = state_text(app);
+    let mut first = vec![Span::styled(state.clone(), theme.title)];
     let mut second = Vec::new();
-    for (key, what) in key_hints(app) {
+    let mut used = 0;
+    if let Some(message) = &app.view.message {
+        let style = if message.is_error {
+            theme.error
+        } else {
+            theme.info
+        };
+        let len = message.text.chars().count();
+        if state.chars().count() + 2 + len <= width {
+            first.push(Span::raw("  "));
+            first.push(Span::styled(message.text.clone(), style));
+        } else {
+            second.push(Span::styled(format!("{}  ", message.text), style));
+            used = len + 2;
+        }
+    }
+    for (key, what) in fitting(&key_hints(app), width.saturating_sub(used)) {
         second.push(Span::styled(key, theme.key));
         second.push(Span::styled(format!(" {what}  "), theme.dim));
     }
