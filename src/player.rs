@@ -75,7 +75,12 @@ impl<G: Playable> EnginePlayer<G> {
         }
         let size = self.settings.tt_mb;
         if self.table.as_ref().is_none_or(|(mb, _)| *mb != size) {
-            self.table = Some((size, Arc::new(TranspositionTable::new(size))));
+            let table = TranspositionTable::new(size);
+            // Touch every page once now: first touches during a search are page faults, and
+            // threads faulting in one table at once wait for each other (two threads searched
+            // at half speed each until this was done).
+            table.clear();
+            self.table = Some((size, Arc::new(table)));
         }
         self.table.as_ref().map(|(_, table)| Arc::clone(table))
     }
