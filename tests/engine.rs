@@ -368,3 +368,42 @@ fn a_stop_request_ends_a_long_search() {
     // It stopped within the first poll interval, far from the 60 moves asked for.
     assert!(r.stats.nodes < 10_000, "{} nodes", r.stats.nodes);
 }
+
+/// Two threads split the nodes of the principal variation (from depth 5 up); their value and
+/// their set of tied root moves must be one thread's, which the tests above tie to minimax.
+fn check_threads_agree<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
+    if game.outcome().is_some() {
+        return;
+    }
+    let mut one = settings(Algorithm::Full, depth);
+    one.random_ties = true;
+    let mut two = one.clone();
+    two.threads = 2;
+    for (pvs, aspiration) in [(true, true), (false, false)] {
+        one.pvs = pvs;
+        two.pvs = pvs;
+        one.aspiration = aspiration;
+        two.aspiration = aspiration;
+        let a = run(game, eval, &one, None);
+        let b = run(game, eval, &two, None);
+        assert_eq!(a.value, b.value, "depth {depth} pvs {pvs}\n{game}");
+        let (mut ta, mut tb) = (a.ties.clone(), b.ties.clone());
+        ta.sort_by_key(|m| format!("{m:?}"));
+        tb.sort_by_key(|m| format!("{m:?}"));
+        assert_eq!(ta, tb, "tied moves, depth {depth} pvs {pvs}\n{game}");
+    }
+}
+
+#[test]
+fn two_threads_agree_with_one_where_they_split() {
+    for seed in 0..12 {
+        let k = random_position(kalah(6, 4, seed % 2 == 0), (seed % 8) as usize, seed);
+        check_threads_agree(&k, &NoiseEval, 6 + (seed % 3) as u32);
+        let d = random_position(dots(3, 3), 4 + (seed % 6) as usize, seed);
+        check_threads_agree(&d, &NoiseEval, 5 + (seed % 2) as u32);
+        let t = random_position(TicTacToe::new(), (seed % 3) as usize, seed);
+        check_threads_agree(&t, &NoiseEval, 7);
+        let g = random_position(gomoku(6, 4), 2 + (seed % 4) as usize, seed);
+        check_threads_agree(&g, &NoiseEval, 5);
+    }
+}

@@ -1,6 +1,6 @@
 //! The full engine: iterative deepening with aspiration windows, principal variation search,
 //! a shared transposition table, move ordering (TT move, static evaluation, killers,
-//! history), time control and Lazy SMP threads. Every technique is switchable
+//! history), time control and threads that share the work. Every technique is switchable
 //! ([`SearchSettings`]) so its effect can be measured, and none of them changes the value a
 //! fixed-depth search returns: that equals plain minimax's, which the tests check.
 //!
@@ -20,11 +20,19 @@
 //! again with a window that still separates "equal" from "worse". When time runs out in the
 //! middle of an iteration, the answer is the last completed iteration's, unless the partial
 //! one has already searched the previous best move and then found a move that beats it.
+//!
+//! Threads split nodes (the "young brothers wait" rule of parallel alpha-beta, Feldmann et
+//! al. 1990): a node at least [`PARALLEL_DEPTH`] moves from the horizon searches its first
+//! move alone; if that does not cut off, the other moves are dealt out to all threads, each
+//! taking the next move not yet taken with a floor at the best value any thread has found.
+//! A move that fails low under a floor another thread raised is only known to be at most that
+//! floor, so it never displaces a move that reached the same value. The value is the one a
+//! single thread finds; only the number of nodes changes.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 
 use super::limits::StopFlag;
 use super::ordering::{OrderingSwitches, OrderingTables, move_key};
@@ -45,25 +53,11 @@ const ASPIRATION_MAX: i32 = 64 * MARGIN_UNIT;
 /// most likely not finish: each iteration costs more than all earlier ones together).
 const SOFT_TIME_SHARE: f64 = 0.5;
 
-/// When to stop: the caller's flag, the deadline, and (for helper threads) the main thread
-/// being done; and, with several threads, which positions some thread is searching now.
+/// When to stop: the caller's flag or the deadline. Shared by the threads of a search.
 struct Control<'a> {
     stop: &'a StopFlag,
     deadline: Option<Instant>,
-    main_done: AtomicBool,
-    /// Hashes of positions being searched, indexed by their low bits; empty with one thread.
-    /// A thread reaching a position another one is searching defers it behind its siblings
-    /// (the idea of ABDADA, Weill 1996): the threads spread over the tree instead of all
-    /// searching the same first moves, and the deferred move is then often answered from
-    /// the table. Only the order changes, never a value.
-    busy: Box<[AtomicU64]>,
 }
-
-/// Positions at least this deep are marked busy and checked (shallower ones cost more to
-/// check than they save).
-const BUSY_DEPTH: u32 = 3;
-/// Slots of [`Control::busy`].
-const BUSY_SLOTS: usize = 1 << 14;
 
 /// Runs the full engine on `game`. `table` is reused when given (an engine player keeps one
 /// across moves); otherwise a table of `settings.tt_mb` MiB is made for this search.
@@ -99,56 +93,28 @@ where
     let control = Control {
         stop,
         deadline: (settings.time_ms > 0).then(|| started + Duration::from_millis(settings.time_ms)),
-        main_done: AtomicBool::new(false),
-        busy: if thread_count(settings.threads) > 1 {
-            (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
-        } else {
-            Box::new([])
-        },
     };
-    let threads = thread_count(settings.threads);
-    let mut result = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads)
-            .map(|index| {
-                let control = &control;
-                scope.spawn(move || {
-                    let mut observer = NoopObserver;
-                    let mut helper = Searcher::new(
-                        game,
-                        (evaluator, settings),
-                        &mut observer,
-                        table,
-                        control,
-                        None,
-                    );
-                    helper.helper_index = index;
-                    let mut position = game.clone();
-                    let mut rng = rand::rngs::SmallRng::seed_from_u64(index as u64);
-                    helper.iterate(&mut position, &mut rng, started);
-                    helper.stats
-                })
-            })
-            .collect();
-        let reporter = Reporter::new(progress, started);
-        let mut main = Searcher::new(
-            game,
-            (evaluator, settings),
-            observer,
-            table,
-            &control,
-            Some(reporter),
-        );
-        let mut position = game.clone();
-        let mut result = main.iterate(&mut position, rng, started);
-        control.main_done.store(true, Ordering::Relaxed);
-        for helper in helpers {
-            // A helper that panicked contributed nothing; the main thread's answer stands.
-            if let Ok(stats) = helper.join() {
-                result.stats.merge_counts(&stats);
-            }
-        }
-        result
-    });
+    let reporter = Reporter::new(progress, started);
+    let mut main = Searcher::new(
+        game,
+        (evaluator, settings),
+        observer,
+        table,
+        &control,
+        Some(reporter),
+    );
+    // A recorded search runs on one thread: the record is then the whole search.
+    let threads = if O::RECORDS {
+        1
+    } else {
+        thread_count(settings.threads)
+    };
+    main.workers_wanted = threads - 1;
+    main.workers = (0..main.workers_wanted)
+        .map(|_| OrderingTables::new(game.move_space()))
+        .collect();
+    let mut position = game.clone();
+    let mut result = main.iterate(&mut position, rng, started);
     result.stats.elapsed = started.elapsed();
     result
 }
@@ -174,6 +140,103 @@ struct RootMove<M> {
     /// The principal variation starting with `mv` (filled for the best and tied moves).
     pv: Vec<M>,
 }
+
+/// The root moves folded into one answer, in move order (see [`Searcher::root_pass`]).
+struct RootFold {
+    low: i32,
+    high: i32,
+    ties_on: bool,
+    /// The best value so far (a bound while it is outside the window).
+    best: i32,
+    /// `best` came from a move that failed low (it is only an upper bound on that move).
+    best_is_upper: bool,
+    /// Indexes of the moves with exactly the best value.
+    ties: Vec<usize>,
+    /// The root's height so far, `None` once a horizon influenced it.
+    height: Option<u32>,
+    /// The first move (the last iteration's best) was searched completely.
+    first_done: bool,
+    /// The best move with an exact value, and that value.
+    exact_best: Option<(usize, i32)>,
+}
+
+impl RootFold {
+    /// The window floor of the next sibling: just below an exact best (an equal move then
+    /// comes back exact, a worse one fails low: the exact-tie rule), or at it.
+    fn floor(&self) -> i32 {
+        split_floor(self.best, self.low, self.ties_on)
+    }
+
+    /// Adds root move `i`, which came back `value` from a window with floor `floor`.
+    fn add<M: Clone>(
+        &mut self,
+        root: &mut [RootMove<M>],
+        i: usize,
+        value: i32,
+        floor: i32,
+        pv: &[M],
+        child_height: Option<u32>,
+    ) {
+        self.first_done |= i == 0;
+        self.height = self.height.zip(child_height).map(|(h, c)| h.max(c + 1));
+        root[i].value = value;
+        // Inside its own window: a true value, not a bound.
+        let exact = value > floor.max(self.low) && value < self.high;
+        let is_upper = i > 0 && value <= floor.max(self.low);
+        // A move that failed low under a floor raised by another thread may equal the best
+        // value without being as good: it never displaces a move that reached the value.
+        if value > self.best || (value == self.best && self.best_is_upper && !is_upper) {
+            self.best = value;
+            self.best_is_upper = is_upper;
+            root[i].pv.clear();
+            root[i].pv.extend_from_slice(pv);
+            self.ties.clear();
+            self.ties.push(i);
+            if exact {
+                self.exact_best = Some((i, value));
+            }
+        } else if value == self.best && exact && self.ties_on {
+            root[i].pv.clear();
+            root[i].pv.extend_from_slice(pv);
+            self.ties.push(i);
+        }
+    }
+}
+
+/// The floor of a sibling's window given the best value so far (see [`RootFold::floor`]).
+fn split_floor(best: i32, low: i32, ties_on: bool) -> i32 {
+    if ties_on && best > low {
+        best - 1
+    } else {
+        best.max(low)
+    }
+}
+
+/// What the threads of a split node share.
+struct SplitState {
+    /// The next root move to take.
+    next: AtomicUsize,
+    /// The best value any thread has found.
+    best: AtomicI32,
+    low: i32,
+    high: i32,
+    ties_on: bool,
+    /// The ply of the node whose moves are shared.
+    ply: usize,
+}
+
+/// A move a thread of a split searched completely.
+struct RootResult<M> {
+    index: usize,
+    value: i32,
+    /// The floor of the window it was searched with.
+    floor: i32,
+    pv: Vec<M>,
+    height: Option<u32>,
+}
+
+/// Nodes shallower than this are not split: starting the threads would cost more.
+const PARALLEL_DEPTH: u32 = 5;
 
 /// How one pass over the root moves ended.
 enum RootPass {
@@ -208,8 +271,11 @@ struct Searcher<'a, G: Game, E, O> {
     ordering: OrderingTables,
     stats: SearchStats,
     stopped: bool,
-    /// 0 for the main thread; helpers vary their root move order by it.
-    helper_index: usize,
+    /// The ordering tables of the other threads that split the root with this one, kept
+    /// from pass to pass (empty on one thread, and in those threads themselves).
+    workers: Vec<OrderingTables>,
+    /// How many such threads there are.
+    workers_wanted: usize,
     /// Height of the subtree searched last, `None` when a horizon evaluation influenced it.
     height: Option<u32>,
     move_buffers: Vec<Vec<G::Move>>,
@@ -247,7 +313,8 @@ where
             ordering: OrderingTables::new(game.move_space()),
             stats: SearchStats::default(),
             stopped: false,
-            helper_index: 0,
+            workers: Vec::new(),
+            workers_wanted: 0,
             height: None,
             move_buffers: Vec::new(),
             key_buffers: Vec::new(),
@@ -265,10 +332,7 @@ where
 
     fn poll(&mut self) {
         let control = self.control;
-        if control.stop.is_raised()
-            || (self.helper_index > 0 && control.main_done.load(Ordering::Relaxed))
-            || control.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if control.stop.is_raised() || control.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = true;
         }
         if let Some(reporter) = &mut self.reporter {
@@ -489,11 +553,7 @@ where
                 }
             }
         }
-        let mut moves = self.ordered_moves(game, ply, depth, tt_move);
-        let busy_slot = self.mark_busy(hash, depth);
-        if busy_slot.is_some() {
-            self.defer_busy(game, &mut moves);
-        }
+        let moves = self.ordered_moves(game, ply, depth, tt_move);
         let mover = game.to_move();
         let mut best = -INFINITY;
         let mut best_index = None;
@@ -501,7 +561,12 @@ where
         let mut skipped = 0;
         // Candidate limits skip legal moves: nothing searched with them is proven.
         let mut height = (self.settings.candidates == 0).then_some(0);
-        for (i, &child_move) in moves.iter().enumerate() {
+        // A node on the principal variation (an open window) shares its moves after the
+        // first among the threads: the first one's value is known by then.
+        let split = self.can_split(depth, moves.len());
+        let alone = if split { 1 } else { moves.len() };
+        let mut cut_at = None;
+        for (i, &child_move) in moves.iter().enumerate().take(alone) {
             let value = if i == 0 {
                 self.child(game, child_move, depth, ply, low, beta)
             } else {
@@ -518,20 +583,45 @@ where
                 low = low.max(value);
             }
             if low >= beta {
-                self.stats.cutoffs += 1;
-                if self.settings.killers || self.settings.history {
-                    let index = game.move_index(child_move);
-                    self.ordering.record_cutoff(mover, index, ply, depth);
-                }
-                skipped = (moves.len() - i - 1) as u32;
+                cut_at = Some(i);
                 break;
             }
         }
-        self.move_buffers[ply] = moves;
-        if let Some(slot) = busy_slot {
-            // Unmark, unless another thread has marked its own position there since.
-            let _ = slot.compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed);
+        if split && cut_at.is_none() && !self.stopped {
+            let start = best.max(alpha);
+            let mut results = self.split(game, depth, ply, &moves, (start, alpha, beta, false));
+            results.sort_by_key(|r| r.index);
+            // The first move's value is exact or a lower bound; so far nothing is only an
+            // upper bound.
+            let mut best_is_upper = false;
+            for r in results {
+                height = height.zip(r.height).map(|(h, c)| h.max(c + 1));
+                // A move that failed low under a floor raised by another thread is at most
+                // that floor: it may equal the best value without being as good, so it never
+                // displaces a move that reached the value.
+                let is_upper = r.value <= r.floor;
+                if r.value > best || (r.value == best && best_is_upper && !is_upper) {
+                    best_is_upper = is_upper;
+                    best = r.value;
+                    best_index = Some(game.table_move_index(moves[r.index]));
+                    self.pv[ply].clone_from(&r.pv);
+                    low = low.max(r.value);
+                }
+                if low >= beta {
+                    cut_at = Some(r.index);
+                    break;
+                }
+            }
         }
+        if let Some(i) = cut_at {
+            self.stats.cutoffs += 1;
+            if self.settings.killers || self.settings.history {
+                let index = game.move_index(moves[i]);
+                self.ordering.record_cutoff(mover, index, ply, depth);
+            }
+            skipped = (moves.len() - i - 1) as u32;
+        }
+        self.move_buffers[ply] = moves;
         let bound = if best >= beta {
             Bound::Lower
         } else if best <= alpha {
@@ -560,48 +650,6 @@ where
         best
     }
 
-    /// With several threads, marks the position `hash` as being searched (if deep enough)
-    /// and returns its slot.
-    #[inline]
-    fn mark_busy(&self, hash: u64, depth: u32) -> Option<&'a AtomicU64> {
-        let busy = &self.control.busy;
-        if busy.is_empty() || depth < BUSY_DEPTH {
-            return None;
-        }
-        let slot = &busy[hash as usize & (BUSY_SLOTS - 1)];
-        slot.store(hash, Ordering::Relaxed);
-        Some(slot)
-    }
-
-    /// Moves every move but the first whose position another thread is searching now to
-    /// the end, keeping the order otherwise.
-    fn defer_busy(&self, game: &mut G, moves: &mut [G::Move]) {
-        let busy = &self.control.busy;
-        let mut deferred = [false; 64];
-        let mut any = false;
-        for (k, &mv) in moves.iter().enumerate().skip(1).take(deferred.len()) {
-            let undo = game.play(mv);
-            let hash = game.hash();
-            game.undo(mv, undo);
-            if busy[hash as usize & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == hash {
-                deferred[k] = true;
-                any = true;
-            }
-        }
-        if any {
-            // Stable: the free moves first, then the deferred ones, each in their order.
-            let mut order: Vec<(bool, G::Move)> = moves
-                .iter()
-                .enumerate()
-                .map(|(k, &mv)| (deferred.get(k).copied().unwrap_or(false), mv))
-                .collect();
-            order.sort_by_key(|&(is_deferred, _)| is_deferred);
-            for (slot, (_, mv)) in moves.iter_mut().zip(order) {
-                *slot = mv;
-            }
-        }
-    }
-
     /// Orders the root moves for the first iteration: the table's move, then static keys.
     fn initial_root_moves(&mut self, game: &mut G) -> Vec<RootMove<G::Move>> {
         let tt_move = self
@@ -612,7 +660,7 @@ where
         let mut generated = Vec::new();
         self.generate(game, &mut generated);
         let moves = self.ordered_moves(game, 0, 2, tt_move);
-        let mut root: Vec<RootMove<G::Move>> = moves
+        let root: Vec<RootMove<G::Move>> = moves
             .iter()
             .map(|&mv| RootMove {
                 mv,
@@ -625,16 +673,13 @@ where
             })
             .collect();
         self.move_buffers[0] = moves;
-        // Helpers start from a rotated order, so that threads spread over the root moves
-        // and fill the shared table with different subtrees first.
-        if self.helper_index > 0 && !root.is_empty() {
-            let shift = self.helper_index % root.len();
-            root.rotate_left(shift);
-        }
         root
     }
 
-    /// One pass over the root moves at `depth` with the window `[low, high]`.
+    /// One pass over the root moves at `depth` with the window `[low, high]`. With several
+    /// threads (and a pass deep enough to be worth it), the first move, the principal
+    /// variation, is searched alone, and the others are then shared out among the threads,
+    /// each taking the next unsearched move (root splitting).
     fn root_pass(
         &mut self,
         game: &mut G,
@@ -646,53 +691,49 @@ where
         self.stats.nodes += 1;
         self.observer.begin_iteration(depth);
         self.observer.enter(None, depth, game.to_move(), low, high);
-        let ties_on = self.settings.random_ties && self.helper_index == 0;
-        let mut best = -INFINITY;
-        let mut alpha = low;
-        let mut ties = Vec::new();
-        let mut height = (self.settings.candidates == 0).then_some(0);
-        let mut first_done = false;
-        let mut exact_best: Option<(usize, i32)> = None;
-        for (i, entry) in root.iter_mut().enumerate() {
-            let mv = entry.mv;
+        let ties_on = self.settings.random_ties;
+        let mut fold = RootFold {
+            low,
+            high,
+            ties_on,
+            best: -INFINITY,
+            best_is_upper: false,
+            ties: Vec::new(),
+            height: (self.settings.candidates == 0).then_some(0),
+            first_done: false,
+            exact_best: None,
+        };
+        let parallel = self.can_split(depth, root.len());
+        let alone = if parallel { 1 } else { root.len() };
+        for i in 0..alone {
+            let mv = root[i].mv;
+            let floor = fold.floor();
             let value = if i == 0 {
-                self.child(game, mv, depth, 0, alpha, high)
+                self.child(game, mv, depth, 0, floor, high)
             } else {
-                // Just below an exact best: an equal move comes back exact, a worse one
-                // fails low. The exact-tie rule.
-                let floor = if ties_on && best > low {
-                    best - 1
-                } else {
-                    alpha
-                };
                 self.sibling(game, mv, depth, 0, floor, high)
             };
             if self.stopped {
                 break;
             }
-            first_done = true;
-            height = height.zip(self.height).map(|(h, c)| h.max(c + 1));
-            entry.value = value;
-            let exact = value > low && value < high;
-            if value > best {
-                best = value;
-                self.update_pv(0, mv);
-                entry.pv.clone_from(&self.pv[0]);
-                ties.clear();
-                ties.push(i);
-                alpha = alpha.max(value);
-                if exact {
-                    exact_best = Some((i, value));
-                }
-            } else if value == best && exact && ties_on {
-                self.update_pv(0, mv);
-                entry.pv.clone_from(&self.pv[0]);
-                ties.push(i);
-            }
-            if best >= high {
+            self.update_pv(0, mv);
+            let pv = std::mem::take(&mut self.pv[0]);
+            fold.add(root, i, value, floor, &pv, self.height);
+            self.pv[0] = pv;
+            if fold.best >= high {
                 break;
             }
         }
+        if parallel && !self.stopped && fold.best < high {
+            let moves: Vec<G::Move> = root.iter().map(|r| r.mv).collect();
+            let window = (fold.best, fold.low, fold.high, fold.ties_on);
+            let mut results = self.split(game, depth, 0, &moves, window);
+            results.sort_by_key(|r| r.index);
+            for r in &results {
+                fold.add(root, r.index, r.value, r.floor, &r.pv, r.height);
+            }
+        }
+        let best = fold.best;
         let bound = if best >= high {
             Bound::Lower
         } else if best <= low {
@@ -703,7 +744,7 @@ where
         self.observer.leave(best, bound, 0);
         if self.stopped {
             return RootPass::Stopped {
-                best: exact_best.filter(|_| first_done),
+                best: fold.exact_best.filter(|_| fold.first_done),
             };
         }
         match bound {
@@ -711,10 +752,125 @@ where
             Bound::Lower => RootPass::FailHigh(best),
             Bound::Exact => RootPass::Done {
                 value: best,
-                ties,
-                height,
+                ties: fold.ties,
+                height: fold.height,
             },
         }
+    }
+
+    /// Whether a node `depth` moves from the horizon with `moves` moves is worth sharing
+    /// among the threads (only the thread that owns the others splits, and not twice at once).
+    fn can_split(&self, depth: u32, moves: usize) -> bool {
+        !self.workers.is_empty() && depth >= PARALLEL_DEPTH && moves > 2
+    }
+
+    /// Searches `moves[1..]` of the node at `ply` on every thread: each thread takes the next
+    /// move not yet taken, searched with a floor at (or, for exact root ties, just below) the
+    /// best value any thread has found so far, starting from `best`. `(best, low, high,
+    /// ties_on)` is the window: `low` the node's alpha, `high` its beta. Returns what each
+    /// move searched completely came to, in no particular order; a thread stops taking moves
+    /// once some move reached `high`.
+    fn split(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        ply: usize,
+        moves: &[G::Move],
+        (best, low, high, ties_on): (i32, i32, i32, bool),
+    ) -> Vec<RootResult<G::Move>> {
+        let shared = SplitState {
+            next: AtomicUsize::new(1),
+            best: AtomicI32::new(best),
+            low,
+            high,
+            ties_on,
+            ply,
+        };
+        let (evaluator, settings, table, control) =
+            (self.evaluator, self.settings, self.table, self.control);
+        let position = game.clone();
+        let mut tables = std::mem::take(&mut self.workers);
+        let results = std::thread::scope(|scope| {
+            let handles: Vec<_> = tables
+                .drain(..)
+                .map(|ordering| {
+                    let (shared, position) = (&shared, &position);
+                    scope.spawn(move || {
+                        let mut observer = NoopObserver;
+                        let mut worker = Searcher::new(
+                            position,
+                            (evaluator, settings),
+                            &mut observer,
+                            table,
+                            control,
+                            None,
+                        );
+                        worker.ordering = ordering;
+                        worker.ensure_ply(ply + depth as usize + 2);
+                        let mut own = position.clone();
+                        let found = worker.take_moves(&mut own, depth, moves, shared);
+                        (worker.ordering, worker.stats, worker.stopped, found)
+                    })
+                })
+                .collect();
+            let mut found = self.take_moves(game, depth, moves, &shared);
+            for handle in handles {
+                // A worker that panicked took its moves with it: they count as unsearched,
+                // which only a stop would otherwise cause.
+                match handle.join() {
+                    Ok((ordering, stats, stopped, more)) => {
+                        tables.push(ordering);
+                        self.stats.merge_counts(&stats);
+                        self.stopped |= stopped;
+                        found.extend(more);
+                    }
+                    Err(_) => self.stopped = true,
+                }
+            }
+            found
+        });
+        while tables.len() < self.workers_wanted {
+            tables.push(OrderingTables::new(game.move_space()));
+        }
+        self.workers = tables;
+        results
+    }
+
+    /// The loop of one thread in [`Searcher::split`].
+    fn take_moves(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        moves: &[G::Move],
+        shared: &SplitState,
+    ) -> Vec<RootResult<G::Move>> {
+        let ply = shared.ply;
+        let mut found = Vec::new();
+        loop {
+            let best = shared.best.load(Ordering::Relaxed);
+            if best >= shared.high || self.stopped {
+                break;
+            }
+            let index = shared.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&mv) = moves.get(index) else {
+                break;
+            };
+            let floor = split_floor(best, shared.low, shared.ties_on);
+            let value = self.sibling(game, mv, depth, ply, floor, shared.high);
+            if self.stopped {
+                break;
+            }
+            self.update_pv(ply, mv);
+            found.push(RootResult {
+                index,
+                value,
+                floor,
+                pv: self.pv[ply].clone(),
+                height: self.height,
+            });
+            shared.best.fetch_max(value, Ordering::Relaxed);
+        }
+        found
     }
 
     /// Iterative deepening from depth 1 to the depth limit, the time limit or a proven root.

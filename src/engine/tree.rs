@@ -20,6 +20,10 @@ pub enum Bound {
 /// Receives the search's walk through the tree. Every method defaults to nothing, so an
 /// observer that records nothing compiles away.
 pub trait SearchObserver<M> {
+    /// Whether this observer records anything. A recording search runs on one thread, so
+    /// that the record is the whole search and not one thread's share of it.
+    const RECORDS: bool = true;
+
     /// A node is entered by playing `mv` (`None` at the root), with `depth` moves left,
     /// `to_move` to play and the window `[alpha, beta]` (from `to_move`'s point of view).
     #[inline]
@@ -51,7 +55,9 @@ pub trait SearchObserver<M> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoopObserver;
 
-impl<M> SearchObserver<M> for NoopObserver {}
+impl<M> SearchObserver<M> for NoopObserver {
+    const RECORDS: bool = false;
+}
 
 /// One recorded node.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -1,10 +1,10 @@
 //! The transposition table: a fixed-size, lock-free table keyed by [`Game::hash`] and shared
-//! by every search thread (Lazy SMP). It knows scores only as plain `i32`s; turning them into
+//! by every search thread. It knows scores only as plain `i32`s; turning them into
 //! node-relative values and back is the search's business (see `full.rs`).
 //!
 //! Each slot is two `AtomicU64`s: the packed entry and the key XOR the entry. A reader that
 //! catches a slot half-written by another thread sees a key mismatch and treats it as a miss
-//! (Hyatt and Mann's lockless hashing, as in Stockfish and most Lazy SMP engines), so no lock
+//! (Hyatt and Mann's lockless hashing, as in Stockfish and most parallel engines), so no lock
 //! and no `unsafe` are needed.
 //!
 //! [`Game::hash`]: super::Game::hash
