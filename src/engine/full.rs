@@ -22,7 +22,7 @@
 //! one has already searched the previous best move and then found a move that beats it.
 //!
 //! Threads split nodes (the "young brothers wait" rule of parallel alpha-beta, Feldmann et
-//! al. 1990): a node at least [`PARALLEL_DEPTH`] moves from the horizon searches its first
+//! al. 1990): a node at least `PARALLEL_DEPTH` (5) moves from the horizon searches its first
 //! move alone; if that does not cut off, the other moves are dealt out to all threads, each
 //! taking the next move not yet taken with a floor at the best value any thread has found.
 //! A move that fails low under a floor another thread raised is only known to be at most that

@@ -138,7 +138,7 @@ fn log_beside(area: Rect, moves_w: u16, tree_focused: bool) -> [Rect; 3] {
 
 /// Lays out the game screen: the board at the left and the other panes at the right when
 /// that fits, else the board across the top and the other panes below it. The focused tree
-/// pane grows (see [`engine_and_tree`]); the move log keeps at least [`MOVES_MIN_H`] rows.
+/// pane grows (see `engine_and_tree`); the move log keeps at least [`MOVES_MIN_H`] rows.
 pub fn areas(frame: Rect, board_min: Size, focus: Pane) -> Areas {
     let tree_focused = focus == Pane::Tree;
     let [main, status] =

@@ -1,4 +1,4 @@
-//! The board pane: a frame around the game's [`BoardView`](crate::tui::boards::BoardView).
+//! The board pane: a frame around the game's [`BoardView`].
 //! While the search tree is browsed it shows the selected node's position instead, the
 //! moves from the search's root numbered on the board and listed at the bottom.
 
