@@ -383,6 +383,8 @@ where
     ) -> Vec<G::Move> {
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         self.generate(game, &mut moves);
+        let mut keyed = std::mem::take(&mut self.key_buffers[ply]);
+        keyed.clear();
         let mut switches = self.switches;
         switches.static_eval &= G::ORDER_HINTS || depth > 1;
         let any = switches.static_eval
@@ -390,13 +392,14 @@ where
             || switches.killers
             || switches.history;
         if moves.len() < 2 || !any {
+            self.key_buffers[ply] = keyed;
             return moves;
         }
         let killers = self.ordering.killers(ply);
         let mover = game.to_move();
-        let mut keyed = std::mem::take(&mut self.key_buffers[ply]);
-        keyed.clear();
-        for &mv in &moves {
+        let orientation = game.table_orientation();
+        let mut top = 0;
+        for (i, &mv) in moves.iter().enumerate() {
             let index = game.move_index(mv);
             let static_key = if !switches.static_eval {
                 0
@@ -405,25 +408,42 @@ where
             } else {
                 self.static_key(game, mv, ply)
             };
-            let is_tt_move = tt_move.is_some_and(|t| usize::from(t) == game.table_move_index(mv));
-            keyed.push((
-                move_key(
-                    switches,
-                    is_tt_move,
-                    index,
-                    killers,
-                    static_key,
-                    self.ordering.history(mover, index),
-                ),
-                mv,
-            ));
+            let is_tt_move = tt_move
+                .is_some_and(|t| usize::from(t) == game.table_move_index_in(orientation, mv));
+            let key = move_key(
+                switches,
+                is_tt_move,
+                index,
+                killers,
+                static_key,
+                self.ordering.history(mover, index),
+            );
+            if key > keyed.get(top).map_or(i64::MIN, |&(k, _)| k) {
+                top = i;
+            }
+            keyed.push((key, mv));
         }
-        // Stable: equal keys keep move-generation order, so searches stay reproducible.
-        keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        // Only the first move is placed now (most cut-offs come from it); the others are
+        // sorted when they are needed (`order_rest`). Rotating it to the front keeps the
+        // others in generation order, so the final order is that of a stable sort.
+        keyed[..=top].rotate_right(1);
         moves.clear();
         moves.extend(keyed.iter().map(|&(_, mv)| mv));
         self.key_buffers[ply] = keyed;
         moves
+    }
+
+    /// Sorts the moves after the first of the node at `ply` by their keys (stable: equal keys
+    /// keep generation order, so searches stay reproducible), once the first has not cut off.
+    fn order_rest(&mut self, ply: usize, moves: &mut [G::Move]) {
+        let keyed = &mut self.key_buffers[ply];
+        if keyed.len() != moves.len() || keyed.len() < 3 {
+            return;
+        }
+        keyed[1..].sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()).skip(1) {
+            *slot = mv;
+        }
     }
 
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
@@ -553,7 +573,7 @@ where
                 }
             }
         }
-        let moves = self.ordered_moves(game, ply, depth, tt_move);
+        let mut moves = self.ordered_moves(game, ply, depth, tt_move);
         let mover = game.to_move();
         let mut best = -INFINITY;
         let mut best_index = None;
@@ -561,12 +581,16 @@ where
         let mut skipped = 0;
         // Candidate limits skip legal moves: nothing searched with them is proven.
         let mut height = (self.settings.candidates == 0).then_some(0);
-        // A node on the principal variation (an open window) shares its moves after the
-        // first among the threads: the first one's value is known by then.
+        // With several threads, the moves after the first are shared among them once the
+        // first has not cut off.
         let split = self.can_split(depth, moves.len());
         let alone = if split { 1 } else { moves.len() };
         let mut cut_at = None;
-        for (i, &child_move) in moves.iter().enumerate().take(alone) {
+        for i in 0..alone {
+            if i == 1 {
+                self.order_rest(ply, &mut moves);
+            }
+            let child_move = moves[i];
             let value = if i == 0 {
                 self.child(game, child_move, depth, ply, low, beta)
             } else {
@@ -588,6 +612,7 @@ where
             }
         }
         if split && cut_at.is_none() && !self.stopped {
+            self.order_rest(ply, &mut moves);
             let start = best.max(alpha);
             let mut results = self.split(game, depth, ply, &moves, (start, alpha, beta, false));
             results.sort_by_key(|r| r.index);
@@ -659,7 +684,8 @@ where
         // Depth 2 asks for static ordering even when the search is one move deep.
         let mut generated = Vec::new();
         self.generate(game, &mut generated);
-        let moves = self.ordered_moves(game, 0, 2, tt_move);
+        let mut moves = self.ordered_moves(game, 0, 2, tt_move);
+        self.order_rest(0, &mut moves);
         let root: Vec<RootMove<G::Move>> = moves
             .iter()
             .map(|&mv| RootMove {

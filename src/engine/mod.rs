@@ -188,6 +188,18 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
     /// in. Games whose hash folds board symmetries map the move the same way, so that a
     /// stored move means the same move in every symmetric position.
     fn table_move_index(&self, mv: Self::Move) -> usize {
+        self.table_move_index_in(self.table_orientation(), mv)
+    }
+
+    /// The orientation [`Game::hash`] is canonical in (0 for games without symmetries):
+    /// computed once per node when many moves are mapped.
+    fn table_orientation(&self) -> usize {
+        0
+    }
+
+    /// [`Game::table_move_index`] for a known [`Game::table_orientation`].
+    fn table_move_index_in(&self, orientation: usize, mv: Self::Move) -> usize {
+        let _ = orientation;
         self.move_index(mv)
     }
 

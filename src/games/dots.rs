@@ -58,6 +58,25 @@ static SYMMETRY: std::sync::LazyLock<Vec<[[Edge; MAX_EDGES]; SYMMETRIES]>> =
         tables
     });
 
+/// `SYMMETRY_KEYS[size][s][edge]`: the hash key of `edge`'s image under symmetry `s`
+/// (`KEYS[SYMMETRY[size][s][edge]]`), so that drawing a line updates each image's hash with
+/// one load.
+static SYMMETRY_KEYS: std::sync::LazyLock<Vec<[[u64; MAX_EDGES]; SYMMETRIES]>> =
+    std::sync::LazyLock::new(|| {
+        SYMMETRY
+            .iter()
+            .map(|perms| {
+                let mut keys = [[0; MAX_EDGES]; SYMMETRIES];
+                for (row, perm) in keys.iter_mut().zip(perms) {
+                    for (key, &image) in row.iter_mut().zip(perm) {
+                        *key = KEYS[image as usize];
+                    }
+                }
+                keys
+            })
+            .collect()
+    });
+
 /// The permutations of the lines of a `rows` x `cols` board under its symmetries; the
 /// row-column swaps of a non-square board are left as the identity (and never used).
 fn symmetry_table(rows: usize, cols: usize) -> [[Edge; MAX_EDGES]; SYMMETRIES] {
@@ -210,6 +229,8 @@ pub struct Dots {
     symmetries: u8,
     /// This board's line permutations, one per symmetry.
     symmetry: &'static [[Edge; MAX_EDGES]; SYMMETRIES],
+    /// This board's keys of the lines' images, one row per symmetry.
+    symmetry_keys: &'static [[u64; MAX_EDGES]; SYMMETRIES],
     /// The boxes on either side of each line ([`NO_BOX`] beyond the border); depends only on
     /// the board size and saves divisions in `play`.
     neighbours: [[u8; 2]; MAX_EDGES],
@@ -241,6 +262,7 @@ impl Dots {
             hashes: [0; SYMMETRIES],
             symmetries: if rows == cols { 8 } else { 4 },
             symmetry: &SYMMETRY[(rows - 1) * MAX_SIDE + cols - 1],
+            symmetry_keys: &SYMMETRY_KEYS[(rows - 1) * MAX_SIDE + cols - 1],
             neighbours: [[NO_BOX; 2]; MAX_EDGES],
         };
         for edge in 0..game.edge_count() {
@@ -431,8 +453,8 @@ impl Dots {
     /// Draws or erases `edge` in the hash of every symmetric image.
     #[inline]
     fn toggle_hashes(&mut self, e: usize) {
-        for s in 0..SYMMETRIES {
-            self.hashes[s] ^= KEYS[self.symmetry[s][e] as usize];
+        for (hash, keys) in self.hashes.iter_mut().zip(self.symmetry_keys) {
+            *hash ^= keys[e];
         }
     }
 
@@ -741,8 +763,13 @@ impl Game for Dots {
     }
 
     #[inline]
-    fn table_move_index(&self, mv: Edge) -> usize {
-        self.symmetry[self.canonical_symmetry()][mv as usize] as usize
+    fn table_orientation(&self) -> usize {
+        self.canonical_symmetry()
+    }
+
+    #[inline]
+    fn table_move_index_in(&self, orientation: usize, mv: Edge) -> usize {
+        self.symmetry[orientation][mv as usize] as usize
     }
 
     const ORDER_HINTS: bool = true;
