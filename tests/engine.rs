@@ -8,50 +8,22 @@
 
 use gametree::engine::full;
 use gametree::engine::limits::StopFlag;
-use gametree::engine::score::{self, MARGIN_UNIT};
+use gametree::engine::score;
 use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::tt::TranspositionTable;
-use gametree::engine::{Evaluator, Game, Scoring};
+use gametree::engine::{Evaluator, Game};
 use gametree::games::dots::{Dots, DotsOptions};
 use gametree::games::gomoku::{Gomoku, GomokuOptions};
 use gametree::games::kalah::{Kalah, KalahOptions};
 use gametree::games::tictactoe::TicTacToe;
 use gametree::games::{GameOptions, Playable};
 use proptest::prelude::*;
+
+mod common;
+use common::{NoiseEval, dots, extra_turn_within, kalah, random_position};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
-
-/// A deterministic evaluator with many ties. For margin games it is the banked margin plus
-/// noise that depends on the hashed position only, as the engine's table requires of an
-/// evaluator (what is still to be won may not depend on points already banked).
-struct NoiseEval;
-
-impl<G: Game> Evaluator<G> for NoiseEval {
-    fn name(&self) -> &'static str {
-        "noise"
-    }
-    fn evaluate(&self, game: &G) -> i32 {
-        let noise = (game.hash() % 7) as i32 * 10 - 30;
-        match G::SCORING {
-            Scoring::WinLoss => noise,
-            Scoring::Margin => game.banked() * game.to_move().sign() * MARGIN_UNIT + noise,
-        }
-    }
-}
-
-fn random_position<G: Game>(mut game: G, plies: usize, seed: u64) -> G {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        game.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        game.play(moves[rng.random_range(0..moves.len())]);
-    }
-    game
-}
 
 fn settings(algorithm: Algorithm, depth: u32) -> SearchSettings {
     SearchSettings {
@@ -181,45 +153,12 @@ fn reference_ties<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> V
     run(game, eval, &s, None).ties
 }
 
-fn kalah(pits: u32, stones: u32, empty_capture: bool) -> Kalah {
-    let mut options = KalahOptions::default();
-    options.set("pits", &pits.to_string()).unwrap();
-    options.set("stones", &stones.to_string()).unwrap();
-    options
-        .set("empty_capture", &empty_capture.to_string())
-        .unwrap();
-    Kalah::new_game(&options)
-}
-
-fn dots(rows: u32, cols: u32) -> Dots {
-    let mut options = DotsOptions::default();
-    options.set("rows", &rows.to_string()).unwrap();
-    options.set("cols", &cols.to_string()).unwrap();
-    Dots::new_game(&options)
-}
-
 fn gomoku(size: usize, connect: usize) -> Gomoku {
     let mut options = GomokuOptions::default();
     options.set("size", &size.to_string()).unwrap();
     options.set("connect", &connect.to_string()).unwrap();
     options.set("candidates", "0").unwrap();
     Gomoku::new_game(&options)
-}
-
-/// Does some line of the next `plies` moves give a player two moves in a row?
-fn has_extra_turn<G: Game>(game: &mut G, plies: u32) -> bool {
-    if plies == 0 {
-        return false;
-    }
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    moves.into_iter().any(|mv| {
-        let mover = game.to_move();
-        let undo = game.play(mv);
-        let found = game.to_move() == mover || has_extra_turn(game, plies - 1);
-        game.undo(mv, undo);
-        found
-    })
 }
 
 proptest! {
@@ -264,9 +203,9 @@ fn the_random_positions_include_extra_turns() {
     let mut dots_with = 0;
     for seed in 0..40 {
         let mut k = random_position(kalah(4, 3, false), (seed % 12) as usize, seed);
-        kalah_with += usize::from(has_extra_turn(&mut k, 3));
+        kalah_with += usize::from(extra_turn_within(&mut k, 3));
         let mut d = random_position(dots(2, 2), 4 + (seed % 8) as usize, seed);
-        dots_with += usize::from(has_extra_turn(&mut d, 3));
+        dots_with += usize::from(extra_turn_within(&mut d, 3));
     }
     assert!(kalah_with >= 20, "{kalah_with} of 40 Kalah positions");
     assert!(dots_with >= 20, "{dots_with} of 40 Dots positions");

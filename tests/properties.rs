@@ -18,36 +18,11 @@ use gametree::games::{GameOptions, Playable};
 use std::fmt::Write as _;
 
 use proptest::prelude::*;
+
+mod common;
+use common::{NoiseEval, dots, extra_turn_within, kalah, random_position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-
-/// A deterministic evaluator with many ties: independent of evaluation quality, it makes
-/// agreement failures show up as wrong values rather than hide behind distinct scores.
-struct HashEval;
-
-impl<G: Game> Evaluator<G> for HashEval {
-    fn name(&self) -> &'static str {
-        "hash"
-    }
-    fn evaluate(&self, game: &G) -> i32 {
-        (game.hash() % 7) as i32 * 10 - 30
-    }
-}
-
-/// Plays `plies` random moves from `game` (stopping at the end), returning the position.
-fn random_position<G: Game>(mut game: G, plies: usize, seed: u64) -> G {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        game.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.random_range(0..moves.len())];
-        game.play(mv);
-    }
-    game
-}
 
 /// Random playout checking the game contract at every step.
 fn check_contract<G: Game + PartialEq + std::fmt::Debug>(mut game: G, seed: u64) {
@@ -193,16 +168,6 @@ fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
     }
 }
 
-fn kalah(pits: u32, stones: u32, empty_capture: bool) -> Kalah {
-    let mut options = KalahOptions::default();
-    options.set("pits", &pits.to_string()).unwrap();
-    options.set("stones", &stones.to_string()).unwrap();
-    options
-        .set("empty_capture", &empty_capture.to_string())
-        .unwrap();
-    Kalah::new_game(&options)
-}
-
 fn gomoku(size: usize, connect: usize, standard: bool) -> Gomoku {
     let mut options = GomokuOptions::default();
     options.set("size", &size.to_string()).unwrap();
@@ -222,13 +187,6 @@ fn dots_plies(rows: u32, cols: u32, fill: f64) -> usize {
     (fill * f64::from(lines)) as usize
 }
 
-fn dots(rows: u32, cols: u32) -> Dots {
-    let mut options = DotsOptions::default();
-    options.set("rows", &rows.to_string()).unwrap();
-    options.set("cols", &cols.to_string()).unwrap();
-    Dots::new_game(&options)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -245,7 +203,7 @@ proptest! {
     #[test]
     fn kalah_agreement(seed in any::<u64>(), pits in 1u32..=6, stones in 1u32..=4, empty in any::<bool>(), plies in 0usize..12, depth in 1u32..=4) {
         let game = random_position(kalah(pits, stones, empty), plies, seed);
-        check_agreement(&game, &HashEval, depth);
+        check_agreement(&game, &NoiseEval, depth);
         for name in Kalah::EVALUATORS {
             let eval = Kalah::evaluator(&KalahOptions::default(), name).unwrap();
             check_agreement(&game, &eval, depth);
@@ -260,7 +218,7 @@ proptest! {
     #[test]
     fn gomoku_agreement(seed in any::<u64>(), size in 3usize..=6, connect in 3usize..=4, plies in 0usize..10, depth in 1u32..=3) {
         let game = random_position(gomoku(size, connect, false), plies, seed);
-        check_agreement(&game, &HashEval, depth);
+        check_agreement(&game, &NoiseEval, depth);
         let eval = Gomoku::evaluator(&GomokuOptions::default(), "default").unwrap();
         check_agreement(&game, &eval, depth);
     }
@@ -273,7 +231,7 @@ proptest! {
     #[test]
     fn dots_agreement(seed in any::<u64>(), rows in 1u32..=3, cols in 1u32..=3, fill in 0.3f64..0.95, depth in 1u32..=4) {
         let game = random_position(dots(rows, cols), dots_plies(rows, cols, fill), seed);
-        check_agreement(&game, &HashEval, depth);
+        check_agreement(&game, &NoiseEval, depth);
         for name in Dots::EVALUATORS {
             let eval = Dots::evaluator(&DotsOptions::default(), name).unwrap();
             check_agreement(&game, &eval, depth);
@@ -283,25 +241,9 @@ proptest! {
     #[test]
     fn tictactoe_agreement(seed in any::<u64>(), plies in 0usize..6, depth in 1u32..=4) {
         let game = random_position(TicTacToe::new(), plies, seed);
-        check_agreement(&game, &HashEval, depth);
+        check_agreement(&game, &NoiseEval, depth);
         check_agreement(&game, &gametree::games::tictactoe::LinesEval, depth);
     }
-}
-
-/// Does some line of at most `depth` moves from `game` let a player move twice in a row?
-fn extra_turn_within<G: Game>(game: &mut G, depth: u32) -> bool {
-    if depth == 0 || game.outcome().is_some() {
-        return false;
-    }
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    moves.into_iter().any(|mv| {
-        let mover = game.to_move();
-        let undo = game.play(mv);
-        let found = game.to_move() == mover || extra_turn_within(game, depth - 1);
-        game.undo(mv, undo);
-        found
-    })
 }
 
 /// How many of `samples` positions drawn like the agreement properties draw them hold an

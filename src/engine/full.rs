@@ -37,7 +37,7 @@ use rand::Rng;
 use super::limits::StopFlag;
 use super::ordering::{OrderingSwitches, OrderingTables, move_key};
 use super::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
-use super::search::{Reporter, SearchResult, SearchSettings, search_child};
+use super::search::{PvTable, Reporter, SearchResult, SearchSettings, search_child};
 use super::stats::SearchStats;
 use super::tree::{Bound, NoopObserver, SearchObserver};
 use super::tt::{Entry, TranspositionTable};
@@ -280,7 +280,7 @@ struct Searcher<'a, G: Game, E, O> {
     height: Option<u32>,
     move_buffers: Vec<Vec<G::Move>>,
     key_buffers: Vec<Vec<(i64, G::Move)>>,
-    pv: Vec<Vec<G::Move>>,
+    pv: PvTable<G::Move>,
 }
 
 impl<'a, G, E, O> Searcher<'a, G, E, O>
@@ -318,7 +318,7 @@ where
             height: None,
             move_buffers: Vec::new(),
             key_buffers: Vec::new(),
-            pv: Vec::new(),
+            pv: PvTable::default(),
         }
     }
 
@@ -326,8 +326,8 @@ where
         while self.move_buffers.len() <= ply {
             self.move_buffers.push(Vec::new());
             self.key_buffers.push(Vec::new());
-            self.pv.push(Vec::new());
         }
+        self.pv.grow(ply);
     }
 
     fn poll(&mut self) {
@@ -447,13 +447,7 @@ where
     }
 
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(mv);
-        if let Some(child) = tail.first() {
-            line.extend_from_slice(child);
-        }
+        self.pv.update(ply, mv);
     }
 
     fn child(

@@ -238,7 +238,7 @@ where
         stopped: false,
         move_buffers: Vec::new(),
         order_buffers: Vec::new(),
-        pv: Vec::new(),
+        pv: PvTable::default(),
     };
     // Buffers for every ply, made once: the nodes never check.
     searcher.ensure_ply(settings.depth.max(1) as usize + 2);
@@ -277,6 +277,54 @@ pub fn search_child<G: Game>(
     value
 }
 
+/// The triangular principal-variation table of a search: line `ply` is the best line found
+/// from the node at that ply, built from the line below it whenever a move improves.
+#[derive(Debug)]
+pub(crate) struct PvTable<M> {
+    lines: Vec<Vec<M>>,
+}
+
+impl<M> Default for PvTable<M> {
+    fn default() -> Self {
+        Self { lines: Vec::new() }
+    }
+}
+
+impl<M: Copy> PvTable<M> {
+    /// Makes room for lines up to `ply`.
+    pub(crate) fn grow(&mut self, ply: usize) {
+        while self.lines.len() <= ply {
+            self.lines.push(Vec::new());
+        }
+    }
+
+    /// The line at `ply` becomes `mv` followed by the line below it.
+    #[inline]
+    pub(crate) fn update(&mut self, ply: usize, mv: M) {
+        let (head, tail) = self.lines.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        if let Some(child) = tail.first() {
+            line.extend_from_slice(child);
+        }
+    }
+}
+
+impl<M> std::ops::Index<usize> for PvTable<M> {
+    type Output = Vec<M>;
+
+    fn index(&self, ply: usize) -> &Vec<M> {
+        &self.lines[ply]
+    }
+}
+
+impl<M> std::ops::IndexMut<usize> for PvTable<M> {
+    fn index_mut(&mut self, ply: usize) -> &mut Vec<M> {
+        &mut self.lines[ply]
+    }
+}
+
 struct Searcher<'a, G: Game, E, O> {
     evaluator: &'a E,
     settings: &'a SearchSettings,
@@ -290,7 +338,7 @@ struct Searcher<'a, G: Game, E, O> {
     /// One (ordering key, move) buffer per ply.
     order_buffers: Vec<Vec<(i32, G::Move)>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
-    pv: Vec<Vec<G::Move>>,
+    pv: PvTable<G::Move>,
 }
 
 /// How often (in nodes) the stop flag is read.
@@ -306,8 +354,8 @@ where
         while self.move_buffers.len() <= ply {
             self.move_buffers.push(Vec::new());
             self.order_buffers.push(Vec::new());
-            self.pv.push(Vec::new());
         }
+        self.pv.grow(ply);
     }
 
     /// Fills the move buffer of `ply`, ordered best-first when ordering is on.
@@ -358,13 +406,7 @@ where
     }
 
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(mv);
-        if let Some(child) = tail.first() {
-            line.extend_from_slice(child);
-        }
+        self.pv.update(ply, mv);
     }
 
     /// Searches the child reached by `mv` with the window `[alpha, beta]` seen from the
