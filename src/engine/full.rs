@@ -307,8 +307,8 @@ where
             switches: OrderingSwitches {
                 static_eval: settings.ordering,
                 tt_move: settings.tt,
-                killers: settings.killers,
-                history: settings.history,
+                killers: settings.killers && G::CUTOFF_ORDERING,
+                history: settings.history && G::CUTOFF_ORDERING,
             },
             ordering: OrderingTables::new(game.move_space()),
             stats: SearchStats::default(),
@@ -634,7 +634,7 @@ where
         }
         if let Some(i) = cut_at {
             self.stats.cutoffs += 1;
-            if self.settings.killers || self.settings.history {
+            if self.switches.killers || self.switches.history {
                 let index = game.move_index(moves[i]);
                 self.ordering.record_cutoff(mover, index, ply, depth);
             }

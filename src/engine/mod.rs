@@ -206,6 +206,10 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
     /// True when [`Game::order_hint`] is worth using instead of evaluating each child.
     const ORDER_HINTS: bool = false;
 
+    /// Whether killer moves and the history heuristic help this game's move ordering; the
+    /// full engine uses them only where they do (and where its settings ask for them).
+    const CUTOFF_ORDERING: bool = true;
+
     /// A cheap guess of how good `mv` is for the side to move (higher first), computed
     /// without playing it: Kalah's extra turns and captures, Dots and Boxes' completed and
     /// offered boxes. Used for ordering by the full engine when [`Game::ORDER_HINTS`] is set.

@@ -774,6 +774,12 @@ impl Game for Dots {
 
     const ORDER_HINTS: bool = true;
 
+    /// Off: among the many lines the hint finds equal, move-generation order keeps sibling
+    /// subtrees visiting their transpositions in the same order, which the table rewards;
+    /// killers and history reshuffle them (3x3 at depth 10: 316k nodes with them, 181k
+    /// without).
+    const CUTOFF_ORDERING: bool = false;
+
     /// Completing boxes first, quiet lines next, lines that hand the opponent a box last.
     #[inline]
     fn order_hint(&self, mv: Edge) -> i32 {
