@@ -11,10 +11,10 @@ use rand::rngs::SmallRng;
 
 use crate::engine::limits::StopFlag;
 use crate::engine::score::{self, MAX_PLY};
-use crate::engine::search::{Algorithm, SearchSettings, search};
+use crate::engine::search::{Algorithm, SearchSettings, search_with_table};
 use crate::engine::tree::NoopObserver;
 use crate::engine::tt::TranspositionTable;
-use crate::engine::{Game, full, perft};
+use crate::engine::{Game, perft, stats};
 use crate::games::dots::Dots;
 use crate::games::gomoku::{Gomoku, GomokuOptions};
 use crate::games::kalah::Kalah;
@@ -68,12 +68,7 @@ pub struct BenchLine {
 impl BenchLine {
     /// Nodes per second.
     pub fn nodes_per_second(&self) -> f64 {
-        let secs = self.elapsed.as_secs_f64();
-        if secs > 0.0 {
-            self.nodes as f64 / secs
-        } else {
-            0.0
-        }
+        stats::per_second(self.nodes, self.elapsed)
     }
 }
 
@@ -205,28 +200,16 @@ fn run_task<G: Playable>(
     let mut rng = SmallRng::seed_from_u64(0);
     // Forget the last line (a full clear: stale entries would sway replacement decisions).
     table.clear();
-    let result = if algorithm == Algorithm::Full {
-        full::search(
-            game,
-            &evaluator,
-            &settings,
-            &mut rng,
-            &mut NoopObserver,
-            &StopFlag::new(),
-            &mut |_| {},
-            Some(table),
-        )
-    } else {
-        search(
-            game,
-            &evaluator,
-            &settings,
-            &mut rng,
-            &mut NoopObserver,
-            &StopFlag::new(),
-            &mut |_| {},
-        )
-    };
+    let result = search_with_table(
+        game,
+        &evaluator,
+        &settings,
+        &mut rng,
+        &mut NoopObserver,
+        &StopFlag::new(),
+        &mut |_| {},
+        Some(table),
+    );
     BenchLine {
         game: G::KIND,
         position: position.to_string(),

@@ -7,9 +7,8 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::config::SideConfig;
-use crate::engine::full;
 use crate::engine::limits::StopFlag;
-use crate::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use crate::engine::search::{Algorithm, SearchResult, SearchSettings, search_with_table};
 use crate::engine::tree::{NoopObserver, SearchObserver, SearchTree, TreeRecorder};
 use crate::engine::tt::TranspositionTable;
 use crate::error::ConfigError;
@@ -99,27 +98,17 @@ impl<G: Playable> EnginePlayer<G> {
         stop: &StopFlag,
         progress: &mut dyn FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
-        match self.table() {
-            Some(table) => full::search(
-                game,
-                &self.evaluator,
-                &self.settings,
-                &mut self.rng,
-                observer,
-                stop,
-                progress,
-                Some(&table),
-            ),
-            None => search(
-                game,
-                &self.evaluator,
-                &self.settings,
-                &mut self.rng,
-                observer,
-                stop,
-                progress,
-            ),
-        }
+        let table = self.table();
+        search_with_table(
+            game,
+            &self.evaluator,
+            &self.settings,
+            &mut self.rng,
+            observer,
+            stop,
+            progress,
+            table.as_deref(),
+        )
     }
 
     /// Searches `game` and returns the engine's choice.

@@ -37,7 +37,7 @@ use rand::Rng;
 use super::limits::StopFlag;
 use super::ordering::{OrderingSwitches, OrderingTables, move_key};
 use super::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
-use super::search::{PvTable, Reporter, SearchResult, SearchSettings, search_child};
+use super::search::{PvTable, Reporter, SearchResult, SearchSettings, child_key, search_child};
 use super::stats::SearchStats;
 use super::tree::{Bound, NoopObserver, SearchObserver};
 use super::tt::{Entry, TranspositionTable};
@@ -353,21 +353,7 @@ where
     /// The value of `game` after `mv`, from the mover's side, for ordering: the child's
     /// outcome or static evaluation.
     fn static_key(&mut self, game: &mut G, mv: G::Move, ply: usize) -> i32 {
-        let mover = game.to_move();
-        let undo = game.play(mv);
-        let child = if let Some(outcome) = game.outcome() {
-            score::terminal::<G>(outcome, game.to_move(), ply as u32 + 1)
-        } else {
-            self.stats.order_evals += 1;
-            score::evaluate(self.evaluator, game)
-        };
-        let key = if game.to_move() == mover {
-            child
-        } else {
-            -child
-        };
-        game.undo(mv, undo);
-        key
+        child_key(game, mv, ply, self.evaluator, &mut self.stats)
     }
 
     /// The moves of the node at `ply`, best-looking first. The static part is the game's

@@ -202,11 +202,12 @@ impl<'p, M: Clone> Reporter<'p, M> {
     }
 }
 
-/// Searches `game` with `settings`, reporting every node to `observer`.
+/// Searches `game` with `settings`, reporting every node to `observer` (the full engine with
+/// a table of its own: see [`search_with_table`]).
 ///
 /// `rng` breaks exact ties among root moves when `settings.random_ties` is on. `progress`
-/// hears intermediate results (after each completed iteration of an iterative search; the
-/// fixed-depth searches report only their final result). Raising `stop` ends the search
+/// hears intermediate results (every 100 ms while the search runs, and after each completed
+/// iteration of the full engine). Raising `stop` ends the search
 /// promptly with the best move found so far.
 pub fn search<G, E, O>(
     game: &G,
@@ -222,9 +223,32 @@ where
     E: Evaluator<G>,
     O: SearchObserver<G::Move>,
 {
+    search_with_table(
+        game, evaluator, settings, rng, observer, stop, progress, None,
+    )
+}
+
+/// [`search`], with the full engine using `table` when one is given (an engine player keeps
+/// one from move to move); the other algorithms have no table and ignore it.
+#[allow(clippy::too_many_arguments)]
+pub fn search_with_table<G, E, O>(
+    game: &G,
+    evaluator: &E,
+    settings: &SearchSettings,
+    rng: &mut impl Rng,
+    observer: &mut O,
+    stop: &StopFlag,
+    progress: &mut dyn FnMut(&SearchResult<G::Move>),
+    table: Option<&super::tt::TranspositionTable>,
+) -> SearchResult<G::Move>
+where
+    G: Game,
+    E: Evaluator<G>,
+    O: SearchObserver<G::Move>,
+{
     if settings.algorithm == Algorithm::Full {
         return super::full::search(
-            game, evaluator, settings, rng, observer, stop, progress, None,
+            game, evaluator, settings, rng, observer, stop, progress, table,
         );
     }
     let started = Instant::now();
@@ -251,6 +275,29 @@ where
     result.stats.elapsed = started.elapsed();
     searcher.reporter.answer(result.clone());
     result
+}
+
+/// The static ordering key of `mv` at `ply`: the value of the position it leads to, from the
+/// mover's side (the outcome if the game ends there, else the evaluation, counted in
+/// `stats.order_evals`).
+pub(crate) fn child_key<G: Game, E: Evaluator<G>>(
+    game: &mut G,
+    mv: G::Move,
+    ply: usize,
+    evaluator: &E,
+    stats: &mut SearchStats,
+) -> i32 {
+    let mover = game.to_move();
+    let undo = game.play(mv);
+    let child = if let Some(outcome) = game.outcome() {
+        score::terminal::<G>(outcome, game.to_move(), ply as u32 + 1)
+    } else {
+        stats.order_evals += 1;
+        score::evaluate(evaluator, game)
+    };
+    let extra_turn = game.to_move() == mover;
+    game.undo(mv, undo);
+    if extra_turn { child } else { -child }
 }
 
 /// Plays `mv`, searches the child with `search(child, alpha, beta)` and takes the move back,
@@ -369,21 +416,8 @@ where
         if ordered && moves.len() > 1 {
             let mut keyed = std::mem::take(&mut self.order_buffers[ply]);
             keyed.clear();
-            let mover = game.to_move();
             for &mv in &moves {
-                let undo = game.play(mv);
-                let child_value = if let Some(outcome) = game.outcome() {
-                    score::terminal::<G>(outcome, game.to_move(), ply as u32 + 1)
-                } else {
-                    self.stats.order_evals += 1;
-                    score::evaluate(self.evaluator, game)
-                };
-                let key = if game.to_move() == mover {
-                    child_value
-                } else {
-                    -child_value
-                };
-                game.undo(mv, undo);
+                let key = child_key(game, mv, ply, self.evaluator, &mut self.stats);
                 keyed.push((key, mv));
             }
             // Stable: equal keys keep move-generation order, so searches stay reproducible.

@@ -42,12 +42,7 @@ fn serialize_micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S
 impl SearchStats {
     /// Nodes per second (0 when no time was measured).
     pub fn nodes_per_second(&self) -> f64 {
-        let secs = self.elapsed.as_secs_f64();
-        if secs > 0.0 {
-            self.nodes as f64 / secs
-        } else {
-            0.0
-        }
+        per_second(self.nodes, self.elapsed)
     }
 
     /// Search time in milliseconds, with microsecond precision.
@@ -74,6 +69,12 @@ impl SearchStats {
         self.tt_cutoffs += other.tt_cutoffs;
         self.bound_cutoffs += other.bound_cutoffs;
     }
+}
+
+/// `count` per second of `elapsed` (0 when no time was measured).
+pub fn per_second(count: u64, elapsed: Duration) -> f64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 { count as f64 / secs } else { 0.0 }
 }
 
 /// A count with thousands separators: `549946` → `549,946`.

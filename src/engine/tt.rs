@@ -49,8 +49,6 @@ pub struct TranspositionTable {
     /// `slots - 1`, with the bucket bit cleared.
     mask: usize,
     generation: AtomicU8,
-    /// Mixed into every stored key: changing it forgets every entry at once.
-    epoch: AtomicU64,
 }
 
 impl TranspositionTable {
@@ -82,7 +80,6 @@ impl TranspositionTable {
             words,
             mask: (slots - 1) & !(BUCKET - 1),
             generation: AtomicU8::new(0),
-            epoch: AtomicU64::new(0),
         }
     }
 
@@ -119,13 +116,6 @@ impl TranspositionTable {
         }
     }
 
-    /// Forgets everything in constant time: entries stored before no longer match any key.
-    /// Not to be called while a search uses the table.
-    pub fn reset(&self) {
-        let next = crate::games::splitmix64(self.epoch.load(Ordering::Relaxed));
-        self.epoch.store(next, Ordering::Relaxed);
-    }
-
     fn current_generation(&self) -> u64 {
         u64::from(self.generation.load(Ordering::Relaxed)) % GENERATIONS
     }
@@ -134,7 +124,6 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Entry> {
         let base = hash as usize & self.mask;
-        let hash = hash ^ self.epoch.load(Ordering::Relaxed);
         for i in base..base + BUCKET {
             let data = self.data_word(i).load(Ordering::Relaxed);
             let key = self.key_word(i).load(Ordering::Relaxed);
@@ -152,7 +141,6 @@ impl TranspositionTable {
     #[inline]
     pub fn store(&self, hash: u64, entry: Entry) {
         let base = hash as usize & self.mask;
-        let hash = hash ^ self.epoch.load(Ordering::Relaxed);
         let generation = self.current_generation();
         let new = pack(entry, generation);
         let mut victim = base;
@@ -353,13 +341,9 @@ mod tests {
     }
 
     #[test]
-    fn reset_forgets_everything() {
+    fn clear_forgets_everything() {
         let tt = TranspositionTable::with_slots(64);
         tt.store(77, entry(1, Bound::Exact, 3, None));
-        tt.reset();
-        assert_eq!(tt.probe(77), None);
-        tt.store(77, entry(2, Bound::Exact, 3, None));
-        assert_eq!(tt.probe(77).map(|e| e.value), Some(2));
         tt.clear();
         assert_eq!(tt.probe(77), None);
     }

@@ -453,7 +453,8 @@ impl Dots {
     /// Draws or erases `edge` in the hash of every symmetric image.
     #[inline]
     fn toggle_hashes(&mut self, e: usize) {
-        for (hash, keys) in self.hashes.iter_mut().zip(self.symmetry_keys) {
+        let images = usize::from(self.symmetries);
+        for (hash, keys) in self.hashes.iter_mut().zip(self.symmetry_keys).take(images) {
             *hash ^= keys[e];
         }
     }
