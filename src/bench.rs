@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
+use crate::engine::limits::Limits;
 use crate::engine::limits::StopFlag;
-use crate::engine::score::{self, MAX_PLY};
-use crate::engine::search::{Algorithm, SearchSettings, search_with_table};
+use crate::engine::score;
+use crate::engine::search::{Algorithm, EngineSettings, search_with_table};
 use crate::engine::tree::NoopObserver;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Game, perft, stats};
@@ -177,21 +178,20 @@ fn run_task<G: Playable>(
         };
     }
     let (algorithm, depth) = match task {
-        Task::AlphaBeta(d) => (Algorithm::AlphaBeta, d),
-        Task::Full(d) => (Algorithm::Full, d),
-        Task::Solve | Task::Perft(_) => (Algorithm::Full, MAX_PLY as u32),
+        Task::AlphaBeta(d) => (Algorithm::AlphaBeta, Some(d)),
+        Task::Full(d) => (Algorithm::Full, Some(d)),
+        // No depth limit: to the end of the game.
+        Task::Solve | Task::Perft(_) => (Algorithm::Full, None),
     };
     let solve = task == Task::Solve;
-    let settings = SearchSettings {
-        algorithm,
-        depth,
+    let settings = EngineSettings {
+        limits: Limits { depth, time: None },
         solve,
         random_ties: false,
         candidates: if solve { 0 } else { default_candidates::<G>() },
-        time_ms: 0,
         threads,
         tt_mb: TABLE_MB,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(algorithm, 0)
     };
     let evaluator = G::evaluator(&G::Options::default(), "default");
     let Some(evaluator) = evaluator else {

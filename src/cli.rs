@@ -9,11 +9,11 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
-use crate::config::{Config, PlayerKind, SideConfig};
+use crate::config::{Config, PlayerKind};
 use crate::engine::limits::StopFlag;
 use crate::engine::perft;
 use crate::engine::score;
-use crate::engine::search::{Algorithm, SearchSettings};
+use crate::engine::settings::{Algorithm, EngineSettings, FIELDS, Field, FieldKind};
 use crate::engine::stats::group_digits;
 use crate::engine::{Game, Player};
 use crate::error::ConfigError;
@@ -109,105 +109,111 @@ impl GameFlags {
     }
 }
 
-/// Engine settings as flags; they apply to every engine side.
-// One flag per engine switch, as on every command line: not a state machine.
-#[allow(clippy::struct_excessive_bools)]
-#[derive(Debug, Clone, Default, Args)]
+/// The engine settings as flags (`--depth 6`, `--time-ms 500`, `--no-tt` ...), one for each
+/// entry of [`FIELDS`]: a setting added there is a flag here without further code. A
+/// switch that is on by default is turned off with `--no-KEY`.
+#[derive(Clone, Debug, Default)]
 pub struct EngineFlags {
-    /// Search algorithm.
-    #[arg(long, value_name = "NAME")]
-    pub algorithm: Option<Algorithm>,
-    /// Moves to look ahead (0 = the game's default).
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Time per move in milliseconds (iterative engine).
-    #[arg(long, value_name = "MS")]
-    pub time_ms: Option<u64>,
-    /// Seed for breaking ties between equal moves (repeatable games).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Always pick the first of equally good moves.
-    #[arg(long)]
-    pub no_random_ties: bool,
-    /// Do not order moves before searching them.
-    #[arg(long)]
-    pub no_ordering: bool,
-    /// Evaluator name (see config.toml for each game's).
-    #[arg(long)]
-    pub evaluator: Option<String>,
-    /// Search threads (full engine; 0 = one per core).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Transposition table size in MiB (full engine).
-    #[arg(long, value_name = "MB")]
-    pub tt_mb: Option<usize>,
-    /// Full engine without its transposition table.
-    #[arg(long)]
-    pub no_tt: bool,
-    /// Full engine without killer moves.
-    #[arg(long)]
-    pub no_killers: bool,
-    /// Full engine without the history heuristic.
-    #[arg(long)]
-    pub no_history: bool,
-    /// Full engine without principal variation search.
-    #[arg(long)]
-    pub no_pvs: bool,
-    /// Full engine without aspiration windows.
-    #[arg(long)]
-    pub no_aspiration: bool,
+    /// The flags given, in table order, with their text.
+    pub given: Vec<(&'static Field, String)>,
 }
 
 impl EngineFlags {
     /// Refuses out-of-range values (`--depth 99`), naming the flag; the evaluator name is
     /// checked against game `G`'s evaluators with `options`.
     pub fn validate<G: Playable>(&self, options: &G::Options) -> Result<(), ConfigError> {
-        let mut side = SideConfig::default();
-        self.apply(&mut side);
-        side.validate("command line", "").map_err(|e| ConfigError {
-            key: format!("--{}", e.key.trim_start_matches('.').replace('_', "-")),
-            ..e
-        })?;
-        if let Some(name) = &self.evaluator {
-            crate::games::evaluator_for::<G>(options, name, "command line", "--evaluator")?;
+        let mut settings = EngineSettings::default();
+        self.apply(&mut settings)?;
+        if self.given.iter().any(|(field, _)| field.key == "evaluator") {
+            crate::games::evaluator_for::<G>(
+                options,
+                &settings.evaluator,
+                "command line",
+                "--evaluator",
+            )?;
         }
         Ok(())
     }
 
-    fn apply(&self, side: &mut SideConfig) {
-        if let Some(a) = self.algorithm {
-            side.algorithm = a;
+    /// Writes the flags into `settings`; a refused value names its flag.
+    pub fn apply(&self, settings: &mut EngineSettings) -> Result<(), ConfigError> {
+        for (field, text) in &self.given {
+            settings.set(field.key, text).map_err(|e| {
+                ConfigError::new(
+                    "command line",
+                    format!("--{}", field.flag()),
+                    text,
+                    e.expected,
+                )
+            })?;
         }
-        if let Some(d) = self.depth {
-            side.depth = d;
-        }
-        if let Some(t) = self.time_ms {
-            side.time_ms = t;
-        }
-        if let Some(s) = self.seed {
-            side.seed = Some(s);
-        }
-        if self.no_random_ties {
-            side.random_ties = false;
-        }
-        if self.no_ordering {
-            side.ordering = false;
-        }
-        if let Some(e) = &self.evaluator {
-            side.evaluator.clone_from(e);
-        }
-        if let Some(t) = self.threads {
-            side.threads = t;
-        }
-        if let Some(mb) = self.tt_mb {
-            side.tt_mb = mb;
-        }
-        side.tt &= !self.no_tt;
-        side.killers &= !self.no_killers;
-        side.history &= !self.no_history;
-        side.pvs &= !self.no_pvs;
-        side.aspiration &= !self.no_aspiration;
+        Ok(())
     }
+}
+
+/// A switch's flag turns it to the opposite of its default.
+fn switch_flag_value(field: &Field) -> &'static str {
+    match field.text(&EngineSettings::default()).as_str() {
+        "true" => "false",
+        _ => "true",
+    }
+}
+
+impl clap::FromArgMatches for EngineFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut flags = Self::default();
+        flags.update_from_arg_matches(matches)?;
+        Ok(flags)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for field in FIELDS {
+            if field.kind == FieldKind::Switch {
+                if matches.get_flag(field.key) {
+                    self.given
+                        .push((field, switch_flag_value(field).to_string()));
+                }
+            } else if let Some(text) = matches.get_one::<String>(field.key) {
+                self.given.push((field, text.clone()));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl clap::Args for EngineFlags {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        FIELDS.iter().fold(command, |command, field| {
+            let arg = clap::Arg::new(field.key).long(field.flag());
+            let arg = if field.kind == FieldKind::Switch {
+                let verb = if switch_flag_value(field) == "false" {
+                    "Off"
+                } else {
+                    "On"
+                };
+                arg.action(clap::ArgAction::SetTrue)
+                    .help(format!("{verb}: {}", field.about))
+            } else {
+                arg.value_name(field.value_name).help(format!(
+                    "{} [{}]",
+                    capitalised(field.about),
+                    field.expected()
+                ))
+            };
+            command.arg(arg)
+        })
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// `gametree bench`.
@@ -487,7 +493,7 @@ pub fn config_for_play<G: Playable>(mut config: Config, args: &PlayArgs) -> Resu
     config.game = G::KIND;
     for player in [Player::First, Player::Second] {
         let side = config.players.side_mut(player);
-        args.engine.apply(side);
+        args.engine.apply(&mut side.engine)?;
         if let Some(humans) = args.human {
             let human = matches!(
                 (humans, player),
@@ -514,7 +520,7 @@ fn engines<G: Playable>(
     flags.validate::<G>(options)?;
     let make = |player: Player| -> Result<EnginePlayer<G>> {
         let mut side = config.players.side(player).clone();
-        flags.apply(&mut side);
+        flags.apply(&mut side.engine)?;
         Ok(EnginePlayer::new(
             &side,
             options,
@@ -618,17 +624,13 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     let options = options_with_flags::<G>(config, &args.game_flags)?;
     let game: G = start_position(&options, &args.game_flags)?;
     let evaluator = crate::games::evaluator_for::<G>(&options, "default", "solve", "evaluator")?;
-    let settings = SearchSettings {
-        algorithm: Algorithm::Full,
+    let settings = EngineSettings {
+        limits: crate::engine::limits::Limits::default(),
         solve: true,
-        depth: score::MAX_PLY as u32,
-        ordering: true,
         random_ties: false,
-        candidates: 0,
         threads: args.threads as usize,
         tt_mb: args.tt_mb as usize,
-        time_ms: 0,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(Algorithm::Full, 0)
     };
     let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);
     // The table is made and every page of it touched before the clock starts, as an engine
@@ -726,8 +728,8 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
     side.kind = PlayerKind::Engine;
     // Plain alpha-beta unless asked otherwise: its tree is the one that teaches pruning
     // (the full engine's is its last iteration, with table hits and null-window re-searches).
-    side.algorithm = Algorithm::AlphaBeta;
-    args.engine.apply(&mut side);
+    side.engine.algorithm = Algorithm::AlphaBeta;
+    args.engine.apply(&mut side.engine)?;
     let mut engine = EnginePlayer::<G>::new(&side, &options, "command line", "players.second")?;
     let max_nodes = args.max_nodes.unwrap_or(config.tree.max_nodes);
     if !(1..=10_000_000).contains(&max_nodes) {

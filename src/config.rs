@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Player;
-use crate::engine::search::{Algorithm, SearchSettings};
+use crate::engine::settings::EngineSettings;
 use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable};
 
@@ -110,136 +110,83 @@ pub enum PlayerKind {
     Engine,
 }
 
-/// One side: who plays it and, for the engine, how it searches.
-// The engine's switches are independent on/off settings, as in the file: not a state machine.
-#[allow(clippy::struct_excessive_bools)]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// One side: who plays it and, for the engine, how it searches. In a file the engine
+/// settings sit beside `kind` in the side's table (`[players.second] kind = "engine"
+/// depth = 6`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct SideConfig {
     /// Human or engine.
     pub kind: PlayerKind,
-    /// Search algorithm.
-    pub algorithm: Algorithm,
-    /// Moves to look ahead; 0 = the game's own default (its `depth` option).
-    pub depth: u32,
-    /// Time per move in milliseconds for the full engine; 0 = depth only.
-    pub time_ms: u64,
-    /// Pick at random among equally good moves.
-    pub random_ties: bool,
-    /// Seed of the tie-breaking randomness; absent = different every run.
-    pub seed: Option<u64>,
-    /// Order moves by static evaluation (alpha-beta prunes far more with it).
-    pub ordering: bool,
-    /// Evaluator name; `default` = the game's first.
-    pub evaluator: String,
-    /// Transposition table size in MiB (full engine).
-    pub tt_mb: usize,
-    /// Search threads (full engine); 0 = one per core.
-    pub threads: usize,
-    /// Full engine: use the transposition table.
-    pub tt: bool,
-    /// Full engine: killer moves in the ordering.
-    pub killers: bool,
-    /// Full engine: the history heuristic in the ordering.
-    pub history: bool,
-    /// Full engine: principal variation search.
-    pub pvs: bool,
-    /// Full engine: aspiration windows.
-    pub aspiration: bool,
+    /// How the engine searches for this side (for a human: hints and the tree pane).
+    pub engine: EngineSettings,
 }
 
 impl Default for SideConfig {
     fn default() -> Self {
         Self {
             kind: PlayerKind::Engine,
-            algorithm: Algorithm::Full,
-            depth: 0,
-            time_ms: 1000,
-            random_ties: true,
-            seed: None,
-            ordering: true,
-            evaluator: "default".to_string(),
-            tt_mb: 64,
-            threads: 0,
-            tt: true,
-            killers: true,
-            history: true,
-            pvs: true,
-            aspiration: true,
+            engine: EngineSettings::default(),
         }
     }
 }
 
-impl SideConfig {
-    /// The search settings for this side in a game with `options`. Depth 0 means the game's
-    /// own depth, except for the full engine with a time limit: the time then decides.
-    pub fn search_settings(&self, options: &impl GameOptions) -> SearchSettings {
-        let timed = self.algorithm == Algorithm::Full && self.time_ms > 0;
-        SearchSettings {
-            algorithm: self.algorithm,
-            depth: match self.depth {
-                0 if timed => crate::engine::score::MAX_PLY as u32,
-                0 => options.default_depth(),
-                d => d,
-            },
-            ordering: self.ordering,
-            random_ties: self.random_ties,
-            candidates: options.candidates(),
-            time_ms: self.time_ms,
-            tt_mb: self.tt_mb,
-            threads: self.threads,
-            tt: self.tt,
-            killers: self.killers,
-            history: self.history,
-            pvs: self.pvs,
-            aspiration: self.aspiration,
-            solve: false,
+/// The keys of a side's table besides the engine settings.
+const SIDE_KEYS: &[&str] = &["kind"];
+
+impl Serialize for SideConfig {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("kind", &self.kind)?;
+        self.engine.serialize_fields(&mut map)?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for SideConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SideVisitor;
+
+        impl<'de> serde::de::Visitor<'de> for SideVisitor {
+            type Value = SideConfig;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a table with `kind` and engine settings")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<SideConfig, A::Error> {
+                let mut side = SideConfig::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == "kind" {
+                        side.kind = map.next_value()?;
+                    } else {
+                        side.engine.deserialize_field(&key, &mut map, SIDE_KEYS)?;
+                    }
+                }
+                Ok(side)
+            }
         }
+
+        deserializer.deserialize_map(SideVisitor)
+    }
+}
+
+impl SideConfig {
+    /// The search settings for this side in a game with `options` (see
+    /// [`EngineSettings::resolved`]).
+    pub fn search_settings(&self, options: &impl GameOptions) -> EngineSettings {
+        self.engine
+            .resolved(options.default_depth(), options.candidates())
     }
 
     /// Refuses out-of-range values; `key` (`players.first`) prefixes the field in messages.
     pub fn validate(&self, source: &str, key: &str) -> Result<(), ConfigError> {
-        if self.depth > 64 {
-            return Err(ConfigError::new(
-                source,
-                format!("{key}.depth"),
-                self.depth,
-                "must be 0..=64 (0 = the game's default)",
-            ));
-        }
-        if self.time_ms > 3_600_000 {
-            return Err(ConfigError::new(
-                source,
-                format!("{key}.time_ms"),
-                self.time_ms,
-                "must be 0..=3600000 (0 = no time limit)",
-            ));
-        }
-        if !(1..=65_536).contains(&self.tt_mb) {
-            return Err(ConfigError::new(
-                source,
-                format!("{key}.tt_mb"),
-                self.tt_mb,
-                "must be 1..=65536",
-            ));
-        }
-        if self.threads > 256 {
-            return Err(ConfigError::new(
-                source,
-                format!("{key}.threads"),
-                self.threads,
-                "must be 0..=256 (0 = one per core)",
-            ));
-        }
-        if self.evaluator.trim().is_empty() {
-            return Err(ConfigError::new(
-                source,
-                format!("{key}.evaluator"),
-                "\"\"",
-                "must name an evaluator, or `default`",
-            ));
-        }
-        Ok(())
+        self.engine
+            .validate()
+            .map_err(|e| ConfigError::from_field(source, key, e))
     }
 }
 
@@ -337,7 +284,7 @@ impl Config {
                     // "default" is always fine, and a game-specific name is checked when that
                     // game starts.
                     if kind == self.game {
-                        crate::games::evaluator_for::<G>(&options, &side.evaluator, &self.source, &key)?;
+                        crate::games::evaluator_for::<G>(&options, &side.engine.evaluator, &self.source, &key)?;
                     }
                 }
             });
@@ -558,7 +505,7 @@ mod tests {
     #[test]
     fn a_partial_file_keeps_the_other_defaults() {
         let c = Config::parse("[players.second]\ndepth = 3\n", "mine.toml").unwrap();
-        assert_eq!(c.players.second.depth, 3);
+        assert_eq!(c.players.second.engine.limits.depth, Some(3));
         assert_eq!(c.players.first, Config::default().players.first);
     }
 
@@ -583,8 +530,8 @@ mod tests {
         );
         assert_eq!(
             error("[players.first]\ndepth = \"deep\"\n"),
-            "mine.toml: players.first.depth = \"deep\": must be a whole number 0..=4294967295 \
-             (line 2)"
+            "mine.toml: players.first.depth = \"deep\": must be a whole number 0..=64 (0 = the \
+             game's default) (line 2)"
         );
         assert_eq!(
             error("game = \"chess\"\n"),

@@ -77,6 +77,26 @@ impl ConfigError {
             expected: expected.into(),
         }
     }
+
+    /// A refused engine setting from `source`, its key under `prefix` (`players.first`;
+    /// empty for none).
+    pub fn from_field(
+        source_name: impl Into<String>,
+        prefix: &str,
+        error: crate::engine::settings::FieldError,
+    ) -> Self {
+        let key = if prefix.is_empty() {
+            error.key
+        } else {
+            format!("{prefix}.{}", error.key)
+        };
+        Self {
+            source_name: source_name.into(),
+            key,
+            value: error.value,
+            expected: error.expected,
+        }
+    }
 }
 
 /// A line of moves (`--moves`, a saved game) that could not be replayed.

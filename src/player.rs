@@ -8,7 +8,7 @@ use rand::rngs::SmallRng;
 
 use crate::config::SideConfig;
 use crate::engine::limits::StopFlag;
-use crate::engine::search::{Algorithm, SearchResult, SearchSettings, search_with_table};
+use crate::engine::search::{Algorithm, EngineSettings, SearchResult, search_with_table};
 use crate::engine::tree::{NoopObserver, SearchObserver, SearchTree, TreeRecorder};
 use crate::engine::tt::TranspositionTable;
 use crate::error::ConfigError;
@@ -19,7 +19,7 @@ use crate::games::{Playable, evaluator_for};
 #[derive(Debug)]
 pub struct EnginePlayer<G: Playable> {
     /// How it searches.
-    pub settings: SearchSettings,
+    pub settings: EngineSettings,
     /// How it evaluates positions at the horizon.
     pub evaluator: G::Eval,
     /// The seed its tie-breaking started from (printed so a game can be repeated).
@@ -52,11 +52,11 @@ impl<G: Playable> EnginePlayer<G> {
     ) -> Result<Self, ConfigError> {
         let evaluator = evaluator_for::<G>(
             options,
-            &side.evaluator,
+            &side.engine.evaluator,
             source,
             &format!("{key}.evaluator"),
         )?;
-        let seed = side.seed.unwrap_or_else(fresh_seed);
+        let seed = side.engine.seed.unwrap_or_else(fresh_seed);
         Ok(Self {
             settings: side.search_settings(options),
             evaluator,

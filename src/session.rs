@@ -344,7 +344,7 @@ pub fn parse_saved<G: Playable>(
         side.validate(source, &key).map_err(invalid)?;
         evaluator_for::<G>(
             &saved.options,
-            &side.evaluator,
+            &side.engine.evaluator,
             source,
             &format!("{key}.evaluator"),
         )
@@ -441,11 +441,11 @@ mod tests {
                 .to_string()
         };
         assert_eq!(
-            refused(text(&|g| g.players.second.depth = 999)),
+            refused(text(&|g| g.players.second.engine.limits.depth = Some(999))),
             "invalid save: players.second.depth = 999: must be 0..=64 (0 = the game's default)"
         );
         assert_eq!(
-            refused(text(&|g| g.players.first.evaluator = "magic".into())),
+            refused(text(&|g| g.players.first.engine.evaluator = "magic".into())),
             "invalid save: players.first.evaluator = magic: tictactoe offers: default, lines"
         );
         assert_eq!(

@@ -49,8 +49,8 @@ fn valid_fixtures_load_with_what_they_say() {
 
     let partial = Config::load(&dir.join("partial.toml")).unwrap();
     assert_eq!(partial.game, gametree::games::GameKind::Kalah);
-    assert_eq!(partial.players.second.depth, 3);
-    assert_eq!(partial.players.second.evaluator, "linear");
+    assert_eq!(partial.players.second.engine.limits.depth, Some(3));
+    assert_eq!(partial.players.second.engine.evaluator, "linear");
     assert_eq!(partial.players.first, builtin.players.first);
     let kalah = partial.game_options::<Kalah>().unwrap();
     assert_eq!(kalah.pits, 4);

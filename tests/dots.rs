@@ -8,7 +8,7 @@
 use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
 use gametree::engine::score::{self, MARGIN_UNIT};
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::dots::{Dots, DotsEval, DotsOptions, Edge, EdgePos, Orientation};
@@ -593,12 +593,10 @@ fn run<E: Evaluator<Dots>>(
     ordering: bool,
     random_ties: bool,
 ) -> SearchResult<Edge> {
-    let settings = SearchSettings {
-        algorithm,
-        depth,
+    let settings = EngineSettings {
         ordering,
         random_ties,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(algorithm, depth)
     };
     let mut rng = SmallRng::seed_from_u64(7);
     search(

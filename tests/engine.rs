@@ -9,7 +9,7 @@
 use gametree::engine::full;
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::tt::TranspositionTable;
 use gametree::engine::{Evaluator, Game};
@@ -25,21 +25,19 @@ use common::{NoiseEval, dots, extra_turn_within, kalah, random_position};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-fn settings(algorithm: Algorithm, depth: u32) -> SearchSettings {
-    SearchSettings {
-        algorithm,
-        depth,
+fn settings(algorithm: Algorithm, depth: u32) -> EngineSettings {
+    EngineSettings {
         random_ties: false,
         tt_mb: 1,
         threads: 1,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(algorithm, depth)
     }
 }
 
 fn run<G: Game, E: Evaluator<G>>(
     game: &G,
     eval: &E,
-    settings: &SearchSettings,
+    settings: &EngineSettings,
     table: Option<&TranspositionTable>,
 ) -> SearchResult<G::Move> {
     let mut rng = SmallRng::seed_from_u64(3);
@@ -49,7 +47,7 @@ fn run<G: Game, E: Evaluator<G>>(
 fn full_or_search<G: Game, E: Evaluator<G>>(
     game: &G,
     eval: &E,
-    settings: &SearchSettings,
+    settings: &EngineSettings,
     rng: &mut SmallRng,
     table: Option<&TranspositionTable>,
 ) -> SearchResult<G::Move> {
@@ -78,7 +76,7 @@ fn full_or_search<G: Game, E: Evaluator<G>>(
 }
 
 /// Every switch combination of the full engine, named for failure messages.
-fn combinations(depth: u32) -> Vec<(String, SearchSettings)> {
+fn combinations(depth: u32) -> Vec<(String, EngineSettings)> {
     let mut all = Vec::new();
     for bits in 0..32u32 {
         for threads in [1, 2] {
@@ -230,13 +228,12 @@ fn full_ties_are_minimax_ties() {
 
 /// Solves `game` exactly with the full engine; returns the first player's margin.
 fn solve<G: Game>(game: &G) -> i32 {
-    let s = SearchSettings {
-        algorithm: Algorithm::Full,
-        depth: score::MAX_PLY as u32,
+    let s = EngineSettings {
         solve: true,
         random_ties: false,
         tt_mb: 16,
-        ..SearchSettings::default()
+        limits: gametree::engine::limits::Limits::default(),
+        ..EngineSettings::to_depth(Algorithm::Full, 0)
     };
     let r = run(game, &NoiseEval, &s, None);
     assert!(r.completed);
@@ -268,7 +265,7 @@ fn solving_with_game_rules_matches_plain_minimax() {
 fn a_time_limit_returns_a_legal_move() {
     let game = Gomoku::default();
     let mut s = settings(Algorithm::Full, 60);
-    s.time_ms = 50;
+    s.limits.time = Some(std::time::Duration::from_millis(50));
     s.candidates = 12;
     let r = run(
         &game,

@@ -9,7 +9,7 @@
 use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::gomoku::eval::{FACING_OPEN_FOUR, FOUR_TO_MOVE};
@@ -84,18 +84,16 @@ fn naive_wins(g: &Gomoku, at: Cell, player: Player) -> bool {
     })
 }
 
-fn settings(algorithm: Algorithm, depth: u32, ordering: bool, candidates: usize) -> SearchSettings {
-    SearchSettings {
-        algorithm,
-        depth,
+fn settings(algorithm: Algorithm, depth: u32, ordering: bool, candidates: usize) -> EngineSettings {
+    EngineSettings {
         ordering,
         random_ties: false,
         candidates,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(algorithm, depth)
     }
 }
 
-fn run<E: Evaluator<Gomoku>>(g: &Gomoku, eval: &E, s: &SearchSettings) -> SearchResult<Cell> {
+fn run<E: Evaluator<Gomoku>>(g: &Gomoku, eval: &E, s: &EngineSettings) -> SearchResult<Cell> {
     search(
         g,
         eval,
@@ -983,7 +981,7 @@ proptest! {
         let width = if candidates == 0 { empty } else { candidates.min(empty) };
         // Keep plain minimax affordable.
         prop_assume!(width.pow(depth) <= 100_000);
-        let check = |eval: &dyn Fn(&SearchSettings) -> SearchResult<Cell>| -> Result<(), TestCaseError> {
+        let check = |eval: &dyn Fn(&EngineSettings) -> SearchResult<Cell>| -> Result<(), TestCaseError> {
             let reference = eval(&settings(Algorithm::Minimax, depth, false, candidates));
             for ordering in [false, true] {
                 let r = eval(&settings(Algorithm::AlphaBeta, depth, ordering, candidates));

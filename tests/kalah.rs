@@ -13,7 +13,7 @@
 use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
 use gametree::engine::score::{self, MARGIN_UNIT, MAX_HEURISTIC};
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::kalah::{
@@ -734,12 +734,10 @@ fn run<E: Evaluator<Kalah>>(
     depth: u32,
     ordering: bool,
 ) -> SearchResult<Pit> {
-    let settings = SearchSettings {
-        algorithm,
-        depth,
+    let settings = EngineSettings {
         ordering,
         random_ties: false,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(algorithm, depth)
     };
     let mut rng = SmallRng::seed_from_u64(0);
     search(

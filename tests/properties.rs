@@ -7,7 +7,7 @@
 
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game};
 use gametree::games::dots::{Dots, DotsOptions};
@@ -82,12 +82,10 @@ fn run_ties<G: Game, E: Evaluator<G>>(
     ordering: bool,
     random_ties: bool,
 ) -> SearchResult<G::Move> {
-    let settings = SearchSettings {
-        algorithm,
-        depth,
+    let settings = EngineSettings {
         ordering,
         random_ties,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(algorithm, depth)
     };
     let mut rng = SmallRng::seed_from_u64(u64::from(depth));
     search(

@@ -13,7 +13,7 @@ use std::path::Path;
 use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::perft;
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::dots::{Dots, DotsEval};
@@ -59,13 +59,11 @@ fn numbers(line: &str) -> Vec<u64> {
         .collect()
 }
 
-fn settings(algorithm: Algorithm, depth: u32) -> SearchSettings {
-    SearchSettings {
-        algorithm,
-        depth,
+fn settings(algorithm: Algorithm, depth: u32) -> EngineSettings {
+    EngineSettings {
         ordering: true,
         random_ties: false,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(algorithm, depth)
     }
 }
 
@@ -87,12 +85,12 @@ fn solve<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> SearchResu
         result.stats.leaf_evals, 0,
         "the search reached the end of every line"
     );
-    let solver = SearchSettings {
+    let solver = EngineSettings {
         solve: true,
         tt_mb: 16,
         threads: 1,
-        time_ms: 0,
-        ..settings(Algorithm::Full, score::MAX_PLY as u32)
+        limits: gametree::engine::limits::Limits::default(),
+        ..settings(Algorithm::Full, 0)
     };
     let full = search(
         game,

@@ -4,19 +4,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use gametree::engine::limits::StopFlag;
-use gametree::engine::search::{Algorithm, SearchSettings, search};
+use gametree::engine::search::{Algorithm, EngineSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::games::tictactoe::{LinesEval, TicTacToe};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-fn settings(algorithm: Algorithm, depth: u32, ordering: bool) -> SearchSettings {
-    SearchSettings {
-        algorithm,
-        depth,
+fn settings(algorithm: Algorithm, depth: u32, ordering: bool) -> EngineSettings {
+    EngineSettings {
         ordering,
         random_ties: false,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(algorithm, depth)
     }
 }
 
@@ -84,7 +82,7 @@ fn engine_never_loses(
         let r = search(
             game,
             &LinesEval,
-            &SearchSettings {
+            &EngineSettings {
                 random_ties: true,
                 ..settings(Algorithm::AlphaBeta, 9, true)
             },

@@ -176,7 +176,7 @@ fn bad_entrant_files_name_the_entrant_and_the_field() {
         ),
         (
             "algorithm = \"negascout\"\n",
-            "t.toml: entrant 2 (\"b\").algorithm = \"negascout\": one of minimax, alphabeta",
+            "t.toml: entrant 2 (\"b\").algorithm = \"negascout\": must be one of minimax, alphabeta, full",
         ),
         (
             "evaluator = \"magic\"\n",
@@ -281,8 +281,8 @@ fn entrant_flags_read_like_the_file() {
         spec.add_entrant(&table, &format!("--entrant {}", i + 1))
             .unwrap();
     }
-    assert_eq!(spec.entrants[1].side.depth, 3);
-    assert!(!spec.entrants[1].side.ordering);
+    assert_eq!(spec.entrants[1].side.engine.limits.depth, Some(3));
+    assert!(!spec.entrants[1].side.engine.ordering);
     let table = parse_entrant_flag("name=z,depth=100").unwrap();
     let e = spec
         .add_entrant(&table, "--entrant 3")

@@ -5,7 +5,7 @@
 
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score::{INFINITY, WIN};
-use gametree::engine::search::{Algorithm, SearchSettings, search};
+use gametree::engine::search::{Algorithm, EngineSettings, search};
 use gametree::engine::tree::{Bound, SearchTree, TreeRecorder};
 use gametree::engine::{Evaluator, Game, Player};
 use gametree::export::{ExportTree, export, to_dot, to_text};
@@ -28,12 +28,10 @@ fn record<G: Game, E: Evaluator<G>>(
     gametree::engine::search::SearchResult<G::Move>,
     SearchTree<G::Move>,
 ) {
-    let settings = SearchSettings {
-        algorithm: Algorithm::AlphaBeta,
-        depth,
+    let settings = EngineSettings {
         ordering,
         random_ties: false,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(Algorithm::AlphaBeta, depth)
     };
     let mut recorder = TreeRecorder::new(budget);
     let result = search(

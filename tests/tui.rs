@@ -45,14 +45,14 @@ fn config(first_human: bool, second_human: bool) -> Config {
     };
     config.players.first.kind = kind(first_human);
     config.players.second.kind = kind(second_human);
-    config.players.first.seed = Some(1);
-    config.players.second.seed = Some(2);
+    config.players.first.engine.seed = Some(1);
+    config.players.second.engine.seed = Some(2);
     // Depth-limited alpha-beta: these tests are about the program, and want searches that
     // are quick and the same on every run (no time limit).
     for side in [&mut config.players.first, &mut config.players.second] {
-        side.algorithm = gametree::engine::search::Algorithm::AlphaBeta;
-        side.time_ms = 0;
-        side.threads = 1;
+        side.engine.algorithm = gametree::engine::search::Algorithm::AlphaBeta;
+        side.engine.limits.time = None;
+        side.engine.threads = 1;
     }
     config
 }
@@ -945,7 +945,7 @@ fn the_worker_plays_tictactoe_and_counts_minimax_nodes_like_minimax() {
     assert!(best.is_some());
     // The count equals the nodes plain minimax really visits at the same depth.
     let mut side = config.players.first.clone();
-    side.algorithm = gametree::engine::search::Algorithm::Minimax;
+    side.engine.algorithm = gametree::engine::search::Algorithm::Minimax;
     let mut plain =
         gametree::player::EnginePlayer::<TicTacToe>::new(&side, &options, "t", "first").unwrap();
     let result = plain.think(
@@ -1038,14 +1038,18 @@ fn render_setup(state: &SetupState) -> String {
 #[test]
 fn setup_refuses_out_of_range_values_inline_with_the_range() {
     let mut state = setup();
-    select(&mut state, Row::Depth);
+    select(&mut state, Row::engine("depth"));
     state.column = Player::Second;
     press(&mut state, &typed("99"));
     press(&mut state, &[KeyCode::Enter]);
     let error = state.error.clone().unwrap();
     assert!(error.contains("players.second.depth = 99"), "{error}");
     assert!(error.contains("0..=64"), "{error}");
-    assert_eq!(state.config.players.second.depth, 0, "not accepted");
+    assert_eq!(
+        state.config.players.second.engine.limits.depth.unwrap_or(0),
+        0,
+        "not accepted"
+    );
     assert_eq!(
         state.editing.as_deref(),
         Some("99"),
@@ -1058,15 +1062,18 @@ fn setup_refuses_out_of_range_values_inline_with_the_range() {
     press(&mut state, &typed("5"));
     press(&mut state, &[KeyCode::Enter]);
     assert_eq!(state.error, None);
-    assert_eq!(state.config.players.second.depth, 5);
+    assert_eq!(
+        state.config.players.second.engine.limits.depth.unwrap_or(0),
+        5
+    );
     // The time limit is for the full engine only: alpha-beta's is shown as not applying
     // and cannot be edited.
-    select(&mut state, Row::Time);
+    select(&mut state, Row::engine("time_ms"));
     assert!(render_setup(&state).contains("- (full engine only)"));
     press(&mut state, &typed("5"));
     assert_eq!(state.editing, None);
     assert!(state.error.clone().unwrap().contains("full engine only"));
-    state.config.players.second.algorithm = gametree::engine::search::Algorithm::Full;
+    state.config.players.second.engine.algorithm = gametree::engine::search::Algorithm::Full;
     // Words where numbers belong are refused too.
     press(&mut state, &typed("soon"));
     press(&mut state, &[KeyCode::Enter]);
@@ -1110,20 +1117,20 @@ fn setup_chooses_game_sides_and_engine_settings_then_starts() {
     assert_eq!(state.config.players.first.kind, PlayerKind::Engine);
     assert_eq!(state.config.players.second.kind, PlayerKind::Human);
     // Per-side settings: Right picks the second column, Space changes the value.
-    select(&mut state, Row::Algorithm);
+    select(&mut state, Row::engine("algorithm"));
     let all = gametree::engine::search::Algorithm::ALL;
-    let before = state.config.players.second.algorithm;
+    let before = state.config.players.second.engine.algorithm;
     let next = all[(all.iter().position(|&a| a == before).unwrap() + 1) % all.len()];
     press(&mut state, &[KeyCode::Right, KeyCode::Char(' ')]);
-    assert_eq!(state.config.players.second.algorithm, next);
+    assert_eq!(state.config.players.second.engine.algorithm, next);
     assert_ne!(next, before);
-    select(&mut state, Row::RandomTies);
+    select(&mut state, Row::engine("random_ties"));
     press(&mut state, &[KeyCode::Left, KeyCode::Char(' ')]);
-    assert!(!state.config.players.first.random_ties);
-    select(&mut state, Row::Seed);
+    assert!(!state.config.players.first.engine.random_ties);
+    select(&mut state, Row::engine("seed"));
     press(&mut state, &typed("42"));
     press(&mut state, &[KeyCode::Enter]);
-    assert_eq!(state.config.players.first.seed, Some(42));
+    assert_eq!(state.config.players.first.engine.seed, Some(42));
     assert_eq!(press(&mut state, &[KeyCode::Enter]), SetupOutcome::Start);
     // Clicking the start line starts too.
     let mut state = setup();
@@ -1502,7 +1509,7 @@ fn gomoku_play_by_keyboard_and_mouse() {
 // ---------------------------------------------------------------------------------------
 
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, SearchSettings};
+use gametree::engine::search::{Algorithm, EngineSettings};
 use gametree::engine::stats::group_digits;
 use gametree::engine::tree::{Bound, SearchTree, TreeNode};
 use gametree::tui::tree_browser::bound_text;
@@ -1546,8 +1553,8 @@ fn serve<G: HasBoard>(app: &mut App<G>, config: &Config, effects: Vec<Effect<G>>
 /// Two humans (so no engine move interferes), each side searching `depth` deep.
 fn tree_config(depth: u32) -> Config {
     let mut config = config(true, true);
-    config.players.first.depth = depth;
-    config.players.second.depth = depth;
+    config.players.first.engine.limits.depth = (depth > 0).then_some(depth);
+    config.players.second.engine.limits.depth = (depth > 0).then_some(depth);
     config
 }
 
@@ -1995,18 +2002,23 @@ fn comparing_the_algorithms_shows_counts_side_by_side_and_whether_they_agree() {
     let searches = comparison(&app.settings[Player::Second.index()], 4);
     assert_eq!(app.trees.trees.len(), searches.len());
     // A time-limited full engine has no depth of its own: the game's default is used.
-    let timed = SearchSettings {
-        algorithm: Algorithm::Full,
-        depth: score::MAX_PLY as u32,
-        time_ms: 1000,
-        ..SearchSettings::default()
+    let timed = EngineSettings {
+        limits: gametree::engine::limits::Limits {
+            depth: None,
+            time: Some(std::time::Duration::from_secs(1)),
+        },
+        ..EngineSettings::to_depth(Algorithm::Full, 0)
     };
     assert_eq!(gametree::tui::worker::comparison_depth(&timed, 8), 8);
     assert_eq!(
         gametree::tui::worker::comparison_depth(&app.settings[1], 8),
         4
     );
-    assert!(searches.iter().all(|(_, s)| s.depth == 4 && s.time_ms == 0));
+    assert!(
+        searches
+            .iter()
+            .all(|(_, s)| s.limits == gametree::engine::limits::Limits::depth(4))
+    );
     // Minimax, alpha-beta without and with ordering first; then whatever else the engine has.
     assert_eq!(searches[0].1.algorithm, Algorithm::Minimax);
     assert_eq!(searches[1].1.algorithm, Algorithm::AlphaBeta);
@@ -2142,7 +2154,7 @@ fn verdict_of(
     minimax: (u8, i32, u64, Vec<u8>, bool),
     others: &(u8, i32, u64, Vec<u8>, bool),
 ) -> (App<TicTacToe>, String, bool) {
-    let n = comparison(&SearchSettings::default(), 2).len();
+    let n = comparison(&EngineSettings::default(), 2).len();
     let mut app = new_app::<TicTacToe>(&config(true, true));
     let mut answers = vec![minimax];
     answers.extend((1..n).map(|_| others.clone()));
@@ -2493,9 +2505,9 @@ fn progress<M>(id: u64, result: SearchResult<M>) -> Event<Report<M>> {
 
 fn full_engine(config: &mut Config) {
     for side in [&mut config.players.first, &mut config.players.second] {
-        side.algorithm = Algo::Full;
-        side.time_ms = 1000;
-        side.depth = 0;
+        side.engine.algorithm = Algo::Full;
+        side.engine.limits.time = Some(std::time::Duration::from_secs(1));
+        side.engine.limits.depth = None;
     }
 }
 
@@ -2552,7 +2564,7 @@ fn setup_text_fields_take_every_printable_key_first() {
         SetupOutcome::Load("kalah.json".into())
     );
     for first in ['h', 'j', 'k', 'l', 'q'] {
-        select(&mut state, Row::Seed);
+        select(&mut state, Row::engine("seed"));
         press(&mut state, &[KeyCode::Esc]);
         press(&mut state, &[KeyCode::Char(first)]);
         assert_eq!(state.editing, Some(first.to_string()), "{first} types");
@@ -2610,7 +2622,11 @@ fn a_failed_load_from_setup_keeps_the_running_game_and_the_edits() {
         message.contains("missing-file.json: cannot be read"),
         "{message}"
     );
-    assert_eq!(state.config.players.second.depth, 7, "the edit survives");
+    assert_eq!(
+        state.config.players.second.engine.limits.depth.unwrap_or(0),
+        7,
+        "the edit survives"
+    );
     assert_eq!(notations(&app), ["b2"], "the game survives");
     // Again: Esc in the setup screen goes back to the game, which takes keys as before.
     for e in [ch('o'), key(KeyCode::Esc), ch('u'), ch('q'), ch('y')] {
@@ -2620,7 +2636,10 @@ fn a_failed_load_from_setup_keeps_the_running_game_and_the_edits() {
     assert!(matches!(exit, SetupExit::Quit), "{exit:?}");
     assert_eq!(notations(&app), ["b2"]);
     assert_eq!(app.session.cursor(), 0, "u reached the game after Esc");
-    assert_eq!(state.config.players.second.depth, 7);
+    assert_eq!(
+        state.config.players.second.engine.limits.depth.unwrap_or(0),
+        7
+    );
     assert_eq!(state.kept, None);
 }
 
@@ -2628,8 +2647,8 @@ fn a_failed_load_from_setup_keeps_the_running_game_and_the_edits() {
 #[test]
 fn setup_says_what_applies_and_keeps_its_messages_short_wrapped_and_fresh() {
     let mut config = config(true, false);
-    config.players.second.algorithm = Algo::Full;
-    config.players.second.time_ms = 1000;
+    config.players.second.engine.algorithm = Algo::Full;
+    config.players.second.engine.limits.time = Some(std::time::Duration::from_secs(1));
     let mut state = SetupState::new(config);
     state.frame = Rect::new(0, 0, 80, 24);
     let text = render_setup(&state);
@@ -2745,8 +2764,8 @@ fn the_engine_pane_is_live_while_the_engine_thinks() {
     // The same for minimax and alpha-beta (no answer until the end: counters only).
     for algorithm in [Algo::Minimax, Algo::AlphaBeta] {
         let mut config = config.clone();
-        config.players.second.algorithm = algorithm;
-        config.players.second.depth = 5;
+        config.players.second.engine.algorithm = algorithm;
+        config.players.second.engine.limits.depth = Some(5);
         let (mut app, id) = engine_thinking(&config);
         let stats = SearchStats {
             nodes: 777,
@@ -2793,7 +2812,7 @@ fn a_move_made_before_any_search_has_no_value() {
 #[test]
 fn the_minimax_comparison_is_plain_and_compares_like_with_like() {
     let mut config = config(true, false);
-    config.players.second.algorithm = Algo::Minimax;
+    config.players.second.engine.algorithm = Algo::Minimax;
     let mut app = new_app::<TicTacToe>(&config);
     let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
     feed(

@@ -18,7 +18,7 @@ use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
 use gametree::engine::full;
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score::{self, MAX_PLY};
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::tt::TranspositionTable;
 use gametree::engine::{Evaluator, Game, perft::perft};
@@ -64,16 +64,14 @@ fn ours<G: Game, E: Evaluator<G>>(
     depth: u32,
     ordering: bool,
 ) -> SearchResult<G::Move> {
-    let settings = SearchSettings {
-        algorithm,
-        depth,
+    let settings = EngineSettings {
         ordering,
         random_ties: false,
         candidates: 0,
         tt_mb: TABLE_MB,
         threads: 1,
         // No time limit: the depth decides.
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(algorithm, depth)
     };
     search(
         game,
@@ -121,15 +119,12 @@ fn ours_full_on_cleared_table<G: Game, E: Evaluator<G>>(
     eval: &E,
     depth: u32,
 ) -> SearchResult<G::Move> {
-    let settings = SearchSettings {
-        algorithm: OURS_FULL,
-        depth,
+    let settings = EngineSettings {
         solve: depth >= MAX_PLY as u32,
         random_ties: false,
         tt_mb: TABLE_MB,
         threads: 1,
-        time_ms: 0,
-        ..SearchSettings::default()
+        ..EngineSettings::to_depth(OURS_FULL, depth)
     };
     TABLE.with(|table| {
         full::search(

@@ -1,7 +1,7 @@
 //! The full engine: iterative deepening with aspiration windows, principal variation search,
 //! a shared transposition table, move ordering (TT move, static evaluation, killers,
 //! history), time control and threads that share the work. Every technique is switchable
-//! ([`SearchSettings`]) so its effect can be measured, and none of them changes the value a
+//! ([`EngineSettings`]) so its effect can be measured, and none of them changes the value a
 //! fixed-depth search returns: that equals plain minimax's, which the tests check.
 //!
 //! Two rules keep the table exact:
@@ -37,7 +37,7 @@ use rand::Rng;
 use super::limits::StopFlag;
 use super::ordering::{OrderingSwitches, OrderingTables, move_key};
 use super::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
-use super::search::{PvTable, Reporter, SearchResult, SearchSettings, child_key, search_child};
+use super::search::{EngineSettings, PvTable, Reporter, SearchResult, child_key, search_child};
 use super::stats::SearchStats;
 use super::tree::{Bound, NoopObserver, SearchObserver};
 use super::tt::{Entry, TranspositionTable};
@@ -65,7 +65,7 @@ struct Control<'a> {
 pub fn search<G, E, O>(
     game: &G,
     evaluator: &E,
-    settings: &SearchSettings,
+    settings: &EngineSettings,
     rng: &mut impl Rng,
     observer: &mut O,
     stop: &StopFlag,
@@ -92,7 +92,7 @@ where
     }
     let control = Control {
         stop,
-        deadline: (settings.time_ms > 0).then(|| started + Duration::from_millis(settings.time_ms)),
+        deadline: settings.limits.time.map(|time| started + time),
     };
     let reporter = Reporter::new(progress, started);
     let mut main = Searcher::new(
@@ -261,7 +261,7 @@ enum RootPass {
 
 struct Searcher<'a, G: Game, E, O> {
     evaluator: &'a E,
-    settings: &'a SearchSettings,
+    settings: &'a EngineSettings,
     observer: &'a mut O,
     table: Option<&'a TranspositionTable>,
     control: &'a Control<'a>,
@@ -291,7 +291,7 @@ where
 {
     fn new(
         game: &G,
-        (evaluator, settings): (&'a E, &'a SearchSettings),
+        (evaluator, settings): (&'a E, &'a EngineSettings),
         observer: &'a mut O,
         table: Option<&'a TranspositionTable>,
         control: &'a Control<'a>,
@@ -888,7 +888,7 @@ where
     ) -> SearchResult<G::Move> {
         self.ordering.new_search();
         // Buffers for every ply the deepest iteration can reach, made once: no node checks.
-        self.ensure_ply(self.settings.depth.max(1) as usize + 2);
+        self.ensure_ply(self.settings.limits.max_depth().max(1) as usize + 2);
         if let Some(outcome) = game.outcome() {
             self.stats.nodes += 1;
             self.stats.terminals += 1;
@@ -907,7 +907,7 @@ where
             };
         }
         let mut root = self.initial_root_moves(game);
-        let max_depth = self.settings.depth.max(1);
+        let max_depth = self.settings.limits.max_depth().max(1);
         let mut answer: Option<SearchResult<G::Move>> = None;
         let mut previous = 0;
         // A solve goes straight to the end: shallow iterations would only estimate values
@@ -1089,7 +1089,7 @@ where
     }
 
     fn time_limit(&self) -> Option<Duration> {
-        (self.settings.time_ms > 0).then(|| Duration::from_millis(self.settings.time_ms))
+        self.settings.limits.time
     }
 
     /// Lengthens a principal variation cut short by table hits, following the table's best

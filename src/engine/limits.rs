@@ -24,3 +24,36 @@ impl StopFlag {
         self.0.load(Ordering::Relaxed)
     }
 }
+
+/// How far one search may go: a depth in moves (an extra turn is a move of its own) and a
+/// time. `depth: None` means no depth limit (the time, a proven value or the end of the game
+/// stops the search); `time: None` means no time limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Moves to look ahead, at least 1; `None` = unlimited.
+    pub depth: Option<u32>,
+    /// Time for the whole search; `None` = unlimited.
+    pub time: Option<std::time::Duration>,
+}
+
+impl Limits {
+    /// A search to exactly `depth` moves, with no time limit.
+    pub const fn depth(depth: u32) -> Self {
+        Self {
+            depth: Some(depth),
+            time: None,
+        }
+    }
+
+    /// The deepest iteration or search allowed: the depth limit, or the engine's ply cap.
+    pub fn max_depth(&self) -> u32 {
+        self.depth
+            .unwrap_or(super::score::MAX_PLY as u32)
+            .min(super::score::MAX_PLY as u32)
+    }
+
+    /// The time limit in milliseconds, 0 when there is none (for messages and JSON).
+    pub fn time_ms(&self) -> u64 {
+        self.time.map_or(0, |t| t.as_millis() as u64)
+    }
+}

@@ -7,6 +7,7 @@ pub mod ordering;
 pub mod perft;
 pub mod score;
 pub mod search;
+pub mod settings;
 pub mod stats;
 pub mod tree;
 pub mod tt;

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 use crate::config::{Config, SideConfig};
-use crate::engine::search::Algorithm;
+use crate::engine::settings::{EngineSettings, FieldKind};
 use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable, evaluator_for};
 
@@ -114,20 +114,9 @@ pub struct EntrantSpec {
     pub source: String,
 }
 
-/// The fields an entrant may have, in the order messages list them.
-pub const ENTRANT_FIELDS: &[&str] = &[
-    "name",
-    "algorithm",
-    "depth",
-    "time_ms",
-    "evaluator",
-    "weights",
-    "options",
-    "ordering",
-    "random_ties",
-    "threads",
-    "tt_mb",
-];
+/// The fields an entrant may have besides the engine settings (all of
+/// [`crate::engine::settings::FIELDS`]), in the order messages list them.
+pub const ENTRANT_FIELDS: &[&str] = &["name", "weights", "options"];
 
 const TOP_FIELDS: &[&str] = &[
     "game", "games", "seed", "jobs", "options", "openings", "entrant",
@@ -356,49 +345,6 @@ fn parse_entrant(
         let refuse = |expected: &str| ConfigError::new(source, &at, &text, expected);
         match key.as_str() {
             "name" => {}
-            "algorithm" => {
-                let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-                let expected = format!("one of {}", names.join(", "));
-                let s: String = field(value, source, &at, &expected)?;
-                side.algorithm = s.parse().map_err(|_| refuse(&expected))?;
-            }
-            "depth" => {
-                side.depth = field(
-                    value,
-                    source,
-                    &at,
-                    "must be 0..=64 (0 = the game's default)",
-                )?;
-                if side.depth > 64 {
-                    return Err(refuse("must be 0..=64 (0 = the game's default)"));
-                }
-            }
-            "time_ms" => {
-                side.time_ms = field(value, source, &at, "must be 0..=3600000 (0 = no limit)")?;
-                if side.time_ms > 3_600_000 {
-                    return Err(refuse("must be 0..=3600000 (0 = no limit)"));
-                }
-            }
-            "evaluator" => {
-                side.evaluator = field(value, source, &at, "an evaluator name")?;
-                if side.evaluator.trim().is_empty() {
-                    return Err(refuse("must name an evaluator, or `default`"));
-                }
-            }
-            "ordering" => side.ordering = field(value, source, &at, "true or false")?,
-            "random_ties" => side.random_ties = field(value, source, &at, "true or false")?,
-            "threads" => {
-                side.threads = field(value, source, &at, "must be 0..=256 (0 = one per core)")?;
-                if side.threads > 256 {
-                    return Err(refuse("must be 0..=256 (0 = one per core)"));
-                }
-            }
-            "tt_mb" => {
-                side.tt_mb = field(value, source, &at, "must be 1..=65536")?;
-                if !(1..=65_536).contains(&side.tt_mb) {
-                    return Err(refuse("must be 1..=65536"));
-                }
-            }
             "weights" => {
                 weights = Some(field(
                     value,
@@ -408,13 +354,30 @@ fn parse_entrant(
                 )?);
             }
             "options" => options = field(value, source, &at, "a table of game options")?,
-            _ => return Err(unknown(source, &at, ENTRANT_FIELDS)),
+            _ => {
+                let Some(setting) = EngineSettings::field(key) else {
+                    let (name, own) = ENTRANT_FIELDS.split_at(1);
+                    let known: Vec<&str> = name
+                        .iter()
+                        .copied()
+                        .chain(crate::engine::settings::keys())
+                        .chain(own.iter().copied())
+                        .collect();
+                    return Err(unknown(source, &at, &known));
+                };
+                side.engine
+                    .set_from(setting, value.clone())
+                    .map_err(|_| refuse(&setting.expected()))?;
+            }
         }
     }
+    side.engine
+        .validate()
+        .map_err(|e| ConfigError::from_field(source, &label, e))?;
     if let Some(weights) = weights {
         // The evaluator's weights live in the game options under the evaluator's name
         // (`[kalah.linear]` for Kalah's `linear`), so `weights` is a shorthand for them.
-        let evaluator = side.evaluator.clone();
+        let evaluator = side.engine.evaluator.clone();
         if evaluator == "default" {
             return Err(ConfigError::new(
                 source,
@@ -466,7 +429,10 @@ pub fn parse_entrant_flag(text: &str) -> Result<toml::Table, String> {
         };
         let key = key.trim();
         let value = value.trim();
-        let parsed = if matches!(key, "name" | "evaluator" | "algorithm") {
+        let is_name = key == "name"
+            || EngineSettings::field(key)
+                .is_some_and(|f| matches!(f.kind, FieldKind::Choice(_) | FieldKind::Name));
+        let parsed = if is_name {
             toml::Value::String(value.trim_matches('"').to_string())
         } else {
             toml::from_str::<toml::Table>(&format!("v = {value}"))
@@ -595,7 +561,7 @@ impl TournamentSpec {
             )?;
             evaluator_for::<G>(
                 &entrant_options,
-                &spec.side.evaluator,
+                &spec.side.engine.evaluator,
                 &spec.source,
                 &format!("{}.evaluator", spec.label),
             )?;

@@ -35,7 +35,6 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-use crate::config::SideConfig;
 use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Outcome, Player};
 use crate::error::ConfigError;
@@ -190,10 +189,8 @@ pub fn play_game<G: Playable>(
 ) -> Result<Option<GameRecord>, ConfigError> {
     let make = |entrant: usize, player: Player| -> Result<EnginePlayer<G>, ConfigError> {
         let e = &tournament.entrants[entrant];
-        let side = SideConfig {
-            seed: Some(engine_seed(tournament.seed, scheduled.index, player)),
-            ..e.side.clone()
-        };
+        let mut side = e.side.clone();
+        side.engine.seed = Some(engine_seed(tournament.seed, scheduled.index, player));
         EnginePlayer::new(&side, &e.options, "tournament", &e.name)
     };
     let mut players = [

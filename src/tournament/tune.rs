@@ -30,7 +30,7 @@ use super::entrants::{Entrant, Tournament, merge};
 use super::{ScheduledGame, Standings, derive_seed, run_games, schedule};
 use crate::config::SideConfig;
 use crate::engine::limits::StopFlag;
-use crate::engine::search::Algorithm;
+use crate::engine::settings::{Algorithm, EngineSettings};
 use crate::error::ConfigError;
 use crate::games::{GameOptions, Playable, evaluator_for};
 
@@ -423,11 +423,17 @@ impl Default for TuneSettings {
 
 fn engine(depth: u32, evaluator: &str) -> SideConfig {
     SideConfig {
-        algorithm: Algorithm::AlphaBeta,
-        depth,
-        ordering: true,
-        random_ties: true,
-        evaluator: evaluator.to_string(),
+        engine: EngineSettings {
+            algorithm: Algorithm::AlphaBeta,
+            limits: crate::engine::limits::Limits {
+                depth: (depth > 0).then_some(depth),
+                ..EngineSettings::default().limits
+            },
+            ordering: true,
+            random_ties: true,
+            evaluator: evaluator.to_string(),
+            ..EngineSettings::default()
+        },
         ..SideConfig::default()
     }
 }

@@ -19,7 +19,7 @@ use super::tree_browser::{Preview, Recorded, TreeBrowser};
 use super::view_state::{Dialog, MESSAGE_TICKS, Message, ViewState};
 use super::worker::{Job, Purpose, Report, SearchId, comparison, comparison_depth};
 use crate::config::{Config, PlayerKind, PlayersConfig, UiConfig};
-use crate::engine::search::{SearchResult, SearchSettings};
+use crate::engine::search::{EngineSettings, SearchResult};
 use crate::engine::tree::SearchTree;
 use crate::engine::{Game, Player};
 use crate::games::GameOptions;
@@ -156,7 +156,7 @@ pub struct App<G: HasBoard> {
     /// Where the game was last saved.
     pub saved_as: Option<PathBuf>,
     /// Search settings per side (for the engine pane).
-    pub settings: [SearchSettings; 2],
+    pub settings: [EngineSettings; 2],
     /// The recorded search trees the tree pane shows.
     pub trees: TreeBrowser<G>,
     /// Nodes a recorded tree keeps (`[tree] max_nodes`).
@@ -811,7 +811,11 @@ impl<G: HasBoard> App<G> {
             Purpose::Move | Purpose::Hint if !self.record_engine => Job::Think,
             Purpose::Compare => Job::Compare {
                 max_nodes: self.max_nodes,
-                depth: self.trees.compare.first().map_or(1, |(_, s)| s.depth),
+                depth: self
+                    .trees
+                    .compare
+                    .first()
+                    .map_or(1, |(_, s)| s.limits.max_depth()),
             },
             _ => Job::Record {
                 max_nodes: self.max_nodes,

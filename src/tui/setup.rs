@@ -11,7 +11,9 @@ use ratatui::layout::{Position, Rect};
 
 use crate::config::{Config, PlayerKind, SideConfig};
 use crate::engine::Player;
-use crate::engine::search::Algorithm;
+use crate::engine::settings::{
+    Algorithm, DEFAULT_EVALUATOR, EngineSettings, FIELDS, Field, FieldKind, FieldValue,
+};
 use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable};
 use crate::tui::tree_browser::wrap;
@@ -23,18 +25,9 @@ pub enum Row {
     Game,
     /// Which sides a human plays (and so who moves first).
     Humans,
-    /// Search algorithm per side.
-    Algorithm,
-    /// Depth per side.
-    Depth,
-    /// Time per move per side.
-    Time,
-    /// Random ties per side.
-    RandomTies,
-    /// Seed per side.
-    Seed,
-    /// Evaluator per side.
-    Evaluator,
+    /// An engine setting per side: the index of its entry in [`FIELDS`] (those with a
+    /// label, in the table's order).
+    Engine(usize),
     /// The game option with this index in `GameOptions::entries`.
     Option(usize),
     /// A saved game to load.
@@ -46,23 +39,31 @@ pub enum Row {
 impl Row {
     /// True for rows with a value per side.
     pub fn is_per_side(self) -> bool {
-        matches!(
-            self,
-            Self::Algorithm
-                | Self::Depth
-                | Self::Time
-                | Self::RandomTies
-                | Self::Seed
-                | Self::Evaluator
-        )
+        matches!(self, Self::Engine(_))
     }
 
     /// True for rows edited by typing.
     pub fn is_text(self) -> bool {
-        matches!(
-            self,
-            Self::Depth | Self::Time | Self::Seed | Self::Option(_) | Self::Load
-        )
+        match self {
+            Self::Engine(_) => self.field().is_some_and(|f| {
+                matches!(f.kind, FieldKind::Number { .. } | FieldKind::OptionalNumber)
+            }),
+            Self::Option(_) | Self::Load => true,
+            _ => false,
+        }
+    }
+
+    /// The engine setting of an engine row.
+    pub fn field(self) -> Option<&'static Field> {
+        match self {
+            Self::Engine(i) => FIELDS.get(i),
+            _ => None,
+        }
+    }
+
+    /// The engine row of the setting `key` (for tests and hints).
+    pub fn engine(key: &str) -> Self {
+        Self::Engine(FIELDS.iter().position(|f| f.key == key).unwrap_or(0))
     }
 }
 
@@ -233,16 +234,14 @@ impl SetupState {
 
     /// Every row with a value, in order.
     pub fn rows(&self) -> Vec<Row> {
-        let mut rows = vec![
-            Row::Game,
-            Row::Humans,
-            Row::Algorithm,
-            Row::Depth,
-            Row::Time,
-            Row::RandomTies,
-            Row::Seed,
-            Row::Evaluator,
-        ];
+        let mut rows = vec![Row::Game, Row::Humans];
+        rows.extend(
+            FIELDS
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| !f.label.is_empty())
+                .map(|(i, _)| Row::Engine(i)),
+        );
         rows.extend((0..option_entries(&self.config).len()).map(Row::Option));
         rows.push(Row::Load);
         rows.push(Row::Start);
@@ -262,16 +261,20 @@ impl SetupState {
     pub fn lines(&self) -> Vec<SetupLine> {
         let names = side_names(self.config.game);
         let mut lines = Vec::new();
-        for row in self.rows() {
+        let rows = self.rows();
+        let first_engine_row = rows.iter().copied().find(|r| r.is_per_side());
+        for row in rows {
             match row {
-                Row::Algorithm => lines.push(SetupLine::Heading(format!(
-                    "{:<l$}{:<w$}{}",
-                    "Engine settings",
-                    format!("{} (moves first)", names[0]),
-                    names[1],
-                    l = usize::from(LABEL_W) - 1,
-                    w = usize::from(COLUMN_W)
-                ))),
+                Row::Engine(_) if Some(row) == first_engine_row => {
+                    lines.push(SetupLine::Heading(format!(
+                        "{:<l$}{:<w$}{}",
+                        "Engine settings",
+                        format!("{} (moves first)", names[0]),
+                        names[1],
+                        l = usize::from(LABEL_W) - 1,
+                        w = usize::from(COLUMN_W)
+                    )));
+                }
                 Row::Option(0) => lines.push(SetupLine::Heading(format!(
                     "{} options",
                     self.config.game.title()
@@ -305,8 +308,8 @@ impl SetupState {
     /// False for a per-side setting that the side's algorithm ignores (the time limit
     /// outside the full engine).
     pub fn applies(&self, row: Row, side: Player) -> bool {
-        let s = self.config.players.side(side);
-        !(row == Row::Time && s.algorithm != Algorithm::Full)
+        let s = &self.config.players.side(side).engine;
+        !(row.field().is_some_and(|f| f.full_only) && s.algorithm != Algorithm::Full)
     }
 
     /// The label of a row.
@@ -314,12 +317,9 @@ impl SetupState {
         match row {
             Row::Game => "Game".to_string(),
             Row::Humans => "You play".to_string(),
-            Row::Algorithm => "Algorithm".to_string(),
-            Row::Depth => "Depth".to_string(),
-            Row::Time => "Time per move".to_string(),
-            Row::RandomTies => "Random ties".to_string(),
-            Row::Seed => "Seed".to_string(),
-            Row::Evaluator => "Evaluator".to_string(),
+            Row::Engine(_) => row
+                .field()
+                .map_or_else(String::new, |f| f.label.to_string()),
             Row::Option(i) => option_entries(&self.config)
                 .get(i)
                 .map_or_else(String::new, |(k, _)| (*k).to_string()),
@@ -339,7 +339,7 @@ impl SetupState {
     /// The value shown for `row` (and `side` on per-side rows).
     pub fn value(&self, row: Row, side: Player) -> String {
         let names = side_names(self.config.game);
-        let s = self.config.players.side(side);
+        let s = &self.config.players.side(side).engine;
         match row {
             Row::Game => format!("◀ {} ▶", self.config.game.title()),
             Row::Humans => {
@@ -351,24 +351,10 @@ impl SetupState {
                 };
                 format!("◀ {text} ▶")
             }
-            Row::Algorithm => s.algorithm.to_string(),
-            Row::Depth => match (s.depth, default_depth(&self.config)) {
-                (0, _) if s.algorithm == Algorithm::Full && s.time_ms > 0 => {
-                    "0 (as time allows)".to_string()
-                }
-                (0, Some(d)) => format!("0 (game's: {d})"),
-                (d, _) => d.to_string(),
-            },
-            Row::Time if !self.applies(row, side) => "- (full engine only)".to_string(),
-            Row::Time => match s.time_ms {
-                0 => "0 (no limit)".to_string(),
-                t => format!("{t} ms"),
-            },
-            Row::RandomTies => if s.random_ties { "on" } else { "off" }.to_string(),
-            Row::Seed => s
-                .seed
-                .map_or_else(|| "random".to_string(), |seed| seed.to_string()),
-            Row::Evaluator => s.evaluator.clone(),
+            Row::Engine(_) if !self.applies(row, side) => "- (full engine only)".to_string(),
+            Row::Engine(_) => row
+                .field()
+                .map_or_else(String::new, |f| self.engine_value(f, s)),
             Row::Option(i) => option_entries(&self.config)
                 .get(i)
                 .map_or_else(String::new, |(_, v)| v.clone()),
@@ -377,13 +363,34 @@ impl SetupState {
         }
     }
 
+    /// An engine setting as the form shows it: numbers with what 0 means here, switches
+    /// as on/off, an unset seed as `random`.
+    fn engine_value(&self, field: &Field, s: &EngineSettings) -> String {
+        match ((field.get)(s), field.kind) {
+            (FieldValue::Number(0), _) if field.key == "depth" => {
+                match (s.timed(), default_depth(&self.config)) {
+                    (true, _) => "0 (as time allows)".to_string(),
+                    (false, Some(d)) => format!("0 (game's: {d})"),
+                    (false, None) => "0".to_string(),
+                }
+            }
+            (FieldValue::Number(0), FieldKind::Number { zero: Some(_), .. })
+                if field.key == "time_ms" =>
+            {
+                "0 (no limit)".to_string()
+            }
+            (FieldValue::Number(t), _) if field.key == "time_ms" => format!("{t} ms"),
+            (FieldValue::Switch(on), _) => if on { "on" } else { "off" }.to_string(),
+            (FieldValue::Unset, _) => "random".to_string(),
+            (value, _) => value.to_string(),
+        }
+    }
+
     /// The raw text a field is edited from.
     fn edit_text(&self, row: Row) -> String {
-        let s = self.config.players.side(self.column);
+        let s = &self.config.players.side(self.column).engine;
         match row {
-            Row::Depth => s.depth.to_string(),
-            Row::Time => s.time_ms.to_string(),
-            Row::Seed => s.seed.map(|v| v.to_string()).unwrap_or_default(),
+            Row::Engine(_) if row.is_text() => row.field().map_or_else(String::new, |f| f.text(s)),
             Row::Load => self.load_path.clone(),
             other => self.value(other, self.column),
         }
@@ -516,10 +523,11 @@ impl SetupState {
     }
 
     fn refuse_edit(&mut self, row: Row) {
-        if row == Row::Time {
+        if let Some(field) = row.field().filter(|f| f.full_only) {
             self.error = Some(format!(
-                "{} searches to its depth: the time per move is for the full engine only",
-                self.side().algorithm
+                "{} searches to its depth: the {} setting is for the full engine only",
+                self.side().engine.algorithm,
+                field.label.to_lowercase()
             ));
         }
     }
@@ -608,8 +616,8 @@ impl SetupState {
                     c.game = kind;
                     for p in [Player::First, Player::Second] {
                         let side = c.players.side_mut(p);
-                        if !names.contains(&side.evaluator.as_str()) {
-                            side.evaluator = "default".to_string();
+                        if !names.contains(&side.engine.evaluator.as_str()) {
+                            side.engine.evaluator = DEFAULT_EVALUATOR.to_string();
                         }
                     }
                 });
@@ -631,28 +639,27 @@ impl SetupState {
                     c.players.second.kind = kind(second);
                 });
             }
-            Row::Algorithm => {
-                let all = Algorithm::ALL;
+            Row::Engine(_) => {
+                let Some(field) = row.field() else { return };
+                let choices: Vec<String> = match field.kind {
+                    FieldKind::Switch => vec!["on".to_string(), "off".to_string()],
+                    FieldKind::Choice(names) => names.iter().map(ToString::to_string).collect(),
+                    // The only named setting is the evaluator: the game's own names.
+                    FieldKind::Name => evaluators(self.config.game)
+                        .into_iter()
+                        .map(String::from)
+                        .collect(),
+                    FieldKind::Number { .. } | FieldKind::OptionalNumber => return,
+                };
+                let now = match (field.get)(&self.side().engine) {
+                    FieldValue::Switch(on) => if on { "on" } else { "off" }.to_string(),
+                    other => other.to_string(),
+                };
+                let i = choices.iter().position(|c| *c == now).unwrap_or(0);
+                let next = &choices[(i as isize + by).rem_euclid(choices.len() as isize) as usize];
                 self.change(|c| {
-                    let side = c.players.side_mut(column);
-                    let i = all.iter().position(|&a| a == side.algorithm).unwrap_or(0);
-                    side.algorithm = all[(i as isize + by).rem_euclid(all.len() as isize) as usize];
-                });
-            }
-            Row::RandomTies => {
-                self.change(|c| {
-                    let side = c.players.side_mut(column);
-                    side.random_ties = !side.random_ties;
-                });
-            }
-            Row::Evaluator => {
-                let names = evaluators(self.config.game);
-                self.change(|c| {
-                    let side = c.players.side_mut(column);
-                    let i = names.iter().position(|&n| n == side.evaluator).unwrap_or(0);
-                    side.evaluator = names
-                        [(i as isize + by).rem_euclid(names.len() as isize) as usize]
-                        .to_string();
+                    // Every choice is one the setting takes.
+                    let _ = c.players.side_mut(column).engine.set(field.key, next);
                 });
             }
             _ => {}
@@ -668,34 +675,24 @@ impl SetupState {
         let row = self.row();
         let column = self.column;
         let key = format!("players.{column}");
-        let whole = |what: &str| format!("{key}.{what} = {text}: must be a whole number");
         let ok = match row {
-            Row::Depth => {
-                if let Ok(v) = text.parse::<u32>() {
-                    self.change(|c| c.players.side_mut(column).depth = v)
+            Row::Engine(_) => {
+                let Some(field) = row.field() else {
+                    return true;
+                };
+                let mut side = self.side().engine.clone();
+                // The form shows an unset seed as `random`.
+                let typed = if field.kind == FieldKind::OptionalNumber && text == "random" {
+                    ""
                 } else {
-                    self.error = Some(whole("depth") + " 0..=64 (0 = the game's default)");
-                    false
-                }
-            }
-            Row::Time => {
-                if let Ok(v) = text.parse::<u64>() {
-                    self.change(|c| c.players.side_mut(column).time_ms = v)
-                } else {
-                    self.error = Some(whole("time_ms") + " of milliseconds 0..=3600000");
-                    false
-                }
-            }
-            Row::Seed => {
-                if text.is_empty() || text == "random" {
-                    self.change(|c| c.players.side_mut(column).seed = None)
-                } else if let Ok(v) = text.parse::<u64>() {
-                    self.change(|c| c.players.side_mut(column).seed = Some(v))
-                } else {
-                    self.error = Some(
-                        whole("seed") + " 0..=18446744073709551615, or empty for a random seed",
-                    );
-                    false
+                    text.as_str()
+                };
+                match side.set(field.key, typed) {
+                    Ok(()) => self.change(|c| c.players.side_mut(column).engine = side),
+                    Err(e) => {
+                        self.error = Some(format!("{key}.{e}"));
+                        false
+                    }
                 }
             }
             Row::Option(i) => {

@@ -12,7 +12,7 @@ use super::boards::PathMove;
 use super::layout::{self, TreeParts};
 use super::tree_view::TreeViewState;
 use crate::engine::score;
-use crate::engine::search::{Algorithm, SearchResult, SearchSettings};
+use crate::engine::search::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::stats::group_digits;
 use crate::engine::tree::{Bound, SearchTree, TreeNode};
 pub use crate::export::bound_text;
@@ -26,7 +26,7 @@ pub struct Recorded<G: Playable> {
     /// The position searched.
     pub root: G,
     /// How it searched.
-    pub settings: SearchSettings,
+    pub settings: EngineSettings,
     /// What it found.
     pub result: SearchResult<G::Move>,
     /// The recorded tree.
@@ -42,7 +42,7 @@ impl<G: Playable> Recorded<G> {
     pub fn new(
         label: impl Into<String>,
         root: G,
-        settings: SearchSettings,
+        settings: EngineSettings,
         result: SearchResult<G::Move>,
         tree: SearchTree<G::Move>,
         gave_up: bool,
@@ -68,14 +68,11 @@ impl<G: Playable> Recorded<G> {
     /// The search's name: algorithm, ordering, and the depth its tree comes from (an
     /// iterative search's last iteration).
     pub fn settings_text(&self) -> String {
-        let depth = match self.result.stats.depth {
-            0 => self.settings.depth,
-            reached => reached,
-        };
-        settings_text(&SearchSettings {
-            depth,
-            ..self.settings.clone()
-        })
+        let mut settings = self.settings.clone();
+        if self.result.stats.depth > 0 {
+            settings.limits.depth = Some(self.result.stats.depth);
+        }
+        settings_text(&settings)
     }
 
     /// Why the tree is incomplete, if it is: truncated, stopped, or given up.
@@ -177,7 +174,7 @@ pub struct TreeBrowser<G: Playable> {
     pub trees: Vec<Recorded<G>>,
     /// The comparison's searches, named (empty for a single tree); longer than `trees`
     /// while it runs.
-    pub compare: Vec<(String, SearchSettings)>,
+    pub compare: Vec<(String, EngineSettings)>,
     /// Which tree is browsed.
     pub shown: usize,
     /// A comparison is still searching.
@@ -217,7 +214,7 @@ impl<G: Playable> TreeBrowser<G> {
     }
 
     /// Starts a comparison of the named searches (their trees arrive one by one).
-    pub fn start_comparison(&mut self, searches: Vec<(String, SearchSettings)>) {
+    pub fn start_comparison(&mut self, searches: Vec<(String, EngineSettings)>) {
         self.trees.clear();
         self.compare = searches;
         self.shown = 0;
@@ -416,7 +413,7 @@ pub fn bound_name(bound: Bound) -> &'static str {
 }
 
 /// `alphabeta, ordered · depth 4`.
-pub fn settings_text(settings: &SearchSettings) -> String {
+pub fn settings_text(settings: &EngineSettings) -> String {
     // Ordering is alpha-beta's switch; the full engine orders by its own settings.
     let ordering = match (
         settings.algorithm == Algorithm::AlphaBeta,
@@ -434,15 +431,13 @@ pub fn settings_text(settings: &SearchSettings) -> String {
 }
 
 /// `depth 4`; for the full engine with a time limit `1000 ms/move` (as deep as the time
-/// allows: its depth is only the [`score::MAX_PLY`] sentinel) or `depth 12, 1000 ms/move`.
-pub fn depth_text(settings: &SearchSettings) -> String {
-    let timed = settings.algorithm == Algorithm::Full && settings.time_ms > 0;
-    if !timed {
-        format!("depth {}", settings.depth)
-    } else if settings.depth >= score::MAX_PLY as u32 {
-        format!("{} ms/move", settings.time_ms)
-    } else {
-        format!("depth {}, {} ms/move", settings.depth, settings.time_ms)
+/// allows) or `depth 12, 1000 ms/move`.
+pub fn depth_text(settings: &EngineSettings) -> String {
+    let depth = settings.limits.max_depth();
+    match (settings.timed(), settings.limits.depth) {
+        (false, _) => format!("depth {depth}"),
+        (true, None) => format!("{} ms/move", settings.limits.time_ms()),
+        (true, Some(_)) => format!("depth {depth}, {} ms/move", settings.limits.time_ms()),
     }
 }
 

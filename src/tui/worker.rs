@@ -7,8 +7,8 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::engine::limits::StopFlag;
-use crate::engine::search::{Algorithm, SearchResult, SearchSettings};
+use crate::engine::limits::{Limits, StopFlag};
+use crate::engine::search::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::tree::{Bound, SearchObserver, SearchTree, TreeRecorder};
 use crate::engine::{Game, Player};
 use crate::games::Playable;
@@ -116,32 +116,26 @@ pub const MINIMAX_COUNT_BUDGET: u64 = 3_000_000;
 /// The depth a comparison searches to: the side's depth, or `game_depth` (the game's own
 /// default) when the side's depth only stands for "as deep as the time allows" (the full
 /// engine under a time limit), which a fixed-depth search would never finish.
-pub fn comparison_depth(base: &SearchSettings, game_depth: u32) -> u32 {
-    let timed = base.algorithm == Algorithm::Full && base.time_ms > 0;
-    if timed && base.depth >= crate::engine::score::MAX_PLY as u32 {
-        game_depth
-    } else {
-        base.depth
-    }
+pub fn comparison_depth(base: &EngineSettings, game_depth: u32) -> u32 {
+    base.limits.depth.unwrap_or(game_depth)
 }
 
 /// The searches a comparison runs on one position, all to `depth`, named: plain minimax,
 /// alpha-beta without and with move ordering, then every further algorithm of
 /// [`Algorithm::ALL`] with the side's own settings but no time limit (so that it, too,
 /// reaches `depth`).
-pub fn comparison(base: &SearchSettings, depth: u32) -> Vec<(String, SearchSettings)> {
+pub fn comparison(base: &EngineSettings, depth: u32) -> Vec<(String, EngineSettings)> {
     let mut out = Vec::new();
     for algorithm in Algorithm::ALL {
-        let settings = SearchSettings {
+        let settings = EngineSettings {
             algorithm,
-            depth,
-            time_ms: 0,
+            limits: Limits::depth(depth),
             ..base.clone()
         };
         if algorithm == Algorithm::Minimax {
             out.push((
                 algorithm.name().to_string(),
-                SearchSettings {
+                EngineSettings {
                     ordering: false,
                     ..settings
                 },
@@ -151,7 +145,7 @@ pub fn comparison(base: &SearchSettings, depth: u32) -> Vec<(String, SearchSetti
                 let name = if ordering { "ordered" } else { "unordered" };
                 out.push((
                     format!("{algorithm} {name}"),
-                    SearchSettings {
+                    EngineSettings {
                         ordering,
                         ..settings.clone()
                     },
@@ -353,7 +347,7 @@ fn run_job<G: Playable>(
     // The depth the answer comes from: the full engine's last iteration.
     let depth = match engine.settings.algorithm {
         Algorithm::Full => result.stats.depth,
-        _ => engine.settings.depth,
+        _ => engine.settings.limits.max_depth(),
     };
     sink(Report::Finished { id, result });
     if engine.settings.algorithm.prunes() && !stop.is_raised() && depth > 0 {
