@@ -121,7 +121,8 @@ pub struct Dots {
     three_sided: u8,
     to_move: Player,
     last_move: Option<Edge>,
-    /// The hash of the lines under each symmetry (see [`Dots::hash_of`]).
+    /// The hash of the lines under each symmetry; the position's hash is the smallest (see
+    /// [`Dots::canonical_symmetry`]).
     hashes: [u64; SYMMETRIES],
     /// How many of `hashes` are symmetries of this board (4, or 8 when it is square).
     symmetries: u8,
