@@ -5,17 +5,17 @@
 // Helpers outside `#[test]` functions build positions from fixed, known-good move lists.
 #![allow(clippy::unwrap_used)]
 
-use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
-use gametree::engine::score::{self, MARGIN_UNIT};
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
-use gametree::engine::tree::NoopObserver;
+use gametree::engine::score::MARGIN_UNIT;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::dots::{Dots, DotsEval, DotsOptions, Edge, EdgePos, Orientation};
 use gametree::games::{GameOptions, Playable};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+
+mod common;
+use common::{NoiseEval, check_agreement, extra_turn_within, random_position};
 
 fn position(rows: usize, cols: usize, moves: &str) -> Dots {
     let mut g = Dots::new(rows, cols);
@@ -444,21 +444,6 @@ fn evaluators_score_from_the_side_to_move() {
 // The Game contract on random playouts
 // ---------------------------------------------------------------------------------------
 
-/// A position reached by `plies` random moves from the empty `rows` x `cols` board.
-fn random_position(rows: usize, cols: usize, seed: u64, plies: usize) -> Dots {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut g = Dots::new(rows, cols);
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        g.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        g.play(moves[rng.random_range(0..moves.len())]);
-    }
-    g
-}
-
 /// Counts boxes by owner through the public accessors.
 fn counted_owners(g: &Dots) -> (i32, i32) {
     let (mut first, mut second) = (0, 0);
@@ -546,7 +531,7 @@ proptest! {
         // Taking boxes one by one (any completing line, as long as there is one) gains
         // exactly what `takeable_boxes` promised, whatever the order.
         let edges = 2 * rows * cols + rows + cols;
-        let mut g = random_position(rows, cols, seed, (fill * edges as f64) as usize);
+        let mut g = random_position(Dots::new(rows, cols), (fill * edges as f64) as usize, seed);
         let promised = g.takeable_boxes();
         let mover = g.to_move();
         let start = g.score(mover);
@@ -571,126 +556,6 @@ proptest! {
 // Search: alpha-beta agrees with plain minimax
 // ---------------------------------------------------------------------------------------
 
-/// Many ties and no relation to the game: agreement must not depend on evaluation quality.
-#[derive(Clone, Copy)]
-struct HashEval;
-
-impl Evaluator<Dots> for HashEval {
-    fn name(&self) -> &'static str {
-        "hash"
-    }
-
-    fn evaluate(&self, game: &Dots) -> i32 {
-        (game.hash() % 7) as i32 * 10 - 30
-    }
-}
-
-fn run<E: Evaluator<Dots>>(
-    g: &Dots,
-    evaluator: &E,
-    algorithm: Algorithm,
-    depth: u32,
-    ordering: bool,
-    random_ties: bool,
-) -> SearchResult<Edge> {
-    let settings = EngineSettings {
-        ordering,
-        random_ties,
-        ..EngineSettings::to_depth(algorithm, depth)
-    };
-    let mut rng = SmallRng::seed_from_u64(7);
-    search(
-        g,
-        evaluator,
-        &settings,
-        &mut rng,
-        &mut NoopObserver,
-        &StopFlag::new(),
-        &mut |_| {},
-    )
-}
-
-/// The plain-minimax value of playing `mv` in `g`, `depth` moves deep, from the mover's side.
-fn move_value<E: Evaluator<Dots>>(g: &Dots, evaluator: &E, mv: Edge, depth: u32) -> i32 {
-    let mut child = g.clone();
-    child.play(mv);
-    let value = if let Some(outcome) = child.outcome() {
-        score::terminal::<Dots>(outcome, child.to_move(), 1)
-    } else if depth == 1 {
-        score::evaluate(evaluator, &child)
-    } else {
-        run(
-            &child,
-            evaluator,
-            Algorithm::Minimax,
-            depth - 1,
-            false,
-            false,
-        )
-        .value
-    };
-    if child.to_move() == g.to_move() {
-        value
-    } else {
-        -value
-    }
-}
-
-fn check_agreement<E: Evaluator<Dots>>(g: &Dots, evaluator: &E) -> Result<(), TestCaseError> {
-    for depth in 1..=4 {
-        let reference = run(g, evaluator, Algorithm::Minimax, depth, false, false);
-        let mut best_moves = reference.ties.clone();
-        best_moves.sort_unstable();
-        for ordering in [false, true] {
-            let ab = run(g, evaluator, Algorithm::AlphaBeta, depth, ordering, false);
-            prop_assert_eq!(
-                ab.value,
-                reference.value,
-                "depth {} ordering {}\n{}",
-                depth,
-                ordering,
-                g
-            );
-            if let Some(best) = ab.best {
-                prop_assert_eq!(move_value(g, evaluator, best, depth), reference.value);
-                prop_assert!(best_moves.contains(&best));
-            }
-            // With exact ties on, alpha-beta finds every best root move, and only those.
-            let tied = run(g, evaluator, Algorithm::AlphaBeta, depth, ordering, true);
-            let mut tied_moves = tied.ties.clone();
-            tied_moves.sort_unstable();
-            prop_assert_eq!(tied.value, reference.value);
-            prop_assert_eq!(
-                &tied_moves,
-                &best_moves,
-                "depth {} ordering {}\n{}",
-                depth,
-                ordering,
-                g
-            );
-            prop_assert!(ab.stats.nodes <= reference.stats.nodes);
-        }
-    }
-    Ok(())
-}
-
-/// Does some line of the next `plies` moves let a player move twice in a row?
-fn has_extra_turn_within(g: &mut Dots, plies: u32) -> bool {
-    if plies == 0 || g.outcome().is_some() {
-        return false;
-    }
-    for mv in legal(g) {
-        let mover = g.to_move();
-        let undo = g.play(mv);
-        let found = g.to_move() == mover || has_extra_turn_within(g, plies - 1);
-        g.undo(mv, undo);
-        if found {
-            return true;
-        }
-    }
-    false
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -702,10 +567,16 @@ proptest! {
         fill in 0.2f64..1.0,
     ) {
         let edges = 2 * rows * cols + rows + cols;
-        let g = random_position(rows, cols, seed, (fill * edges as f64) as usize);
-        check_agreement(&g, &DotsEval::Score)?;
-        check_agreement(&g, &DotsEval::Chains)?;
-        check_agreement(&g, &HashEval)?;
+        let g = random_position(Dots::new(rows, cols), (fill * edges as f64) as usize, seed);
+        check_agreement_to_depth_4(&g, &DotsEval::Score);
+        check_agreement_to_depth_4(&g, &DotsEval::Chains);
+        check_agreement_to_depth_4(&g, &NoiseEval);
+    }
+}
+
+fn check_agreement_to_depth_4<E: Evaluator<Dots>>(g: &Dots, evaluator: &E) {
+    for depth in 1..=4 {
+        check_agreement(g, evaluator, depth);
     }
 }
 
@@ -715,10 +586,10 @@ fn agreement_covers_extra_turns() {
     // generator does produce them (for seeds 0..48 on 2x2, most positions do).
     let mut with_extra = 0;
     for seed in 0..48 {
-        let mut g = random_position(2, 2, seed, 6);
-        if has_extra_turn_within(&mut g, 3) {
+        let mut g = random_position(Dots::new(2, 2), 6, seed);
+        if extra_turn_within(&mut g, 3) {
             with_extra += 1;
-            check_agreement(&g, &HashEval).unwrap();
+            check_agreement_to_depth_4(&g, &NoiseEval);
         }
     }
     assert!(
@@ -729,9 +600,9 @@ fn agreement_covers_extra_turns() {
     let g = position(2, 2, "a1-b1 b1-c1 a2-b2 b2-c2 a1-a2 c1-c2");
     assert!(g.takeable_boxes() == 2);
     for evaluator in [DotsEval::Score, DotsEval::Chains] {
-        check_agreement(&g, &evaluator).unwrap();
+        check_agreement_to_depth_4(&g, &evaluator);
     }
-    check_agreement(&g, &HashEval).unwrap();
+    check_agreement_to_depth_4(&g, &NoiseEval);
 }
 
 // ---------------------------------------------------------------------------------------

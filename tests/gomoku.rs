@@ -6,11 +6,9 @@
 // Helpers here are only called from tests: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
-use gametree::engine::tree::NoopObserver;
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult};
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::gomoku::eval::{FACING_OPEN_FOUR, FOUR_TO_MOVE};
 use gametree::games::gomoku::shape::{Shape, ShapeTable};
@@ -19,6 +17,9 @@ use gametree::games::{GameOptions, Playable};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+
+mod common;
+use common::{NoiseEval, fixed_depth, random_position, search_with};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -86,35 +87,8 @@ fn naive_wins(g: &Gomoku, at: Cell, player: Player) -> bool {
 
 fn settings(algorithm: Algorithm, depth: u32, ordering: bool, candidates: usize) -> EngineSettings {
     EngineSettings {
-        ordering,
-        random_ties: false,
         candidates,
-        ..EngineSettings::to_depth(algorithm, depth)
-    }
-}
-
-fn run<E: Evaluator<Gomoku>>(g: &Gomoku, eval: &E, s: &EngineSettings) -> SearchResult<Cell> {
-    search(
-        g,
-        eval,
-        s,
-        &mut SmallRng::seed_from_u64(7),
-        &mut NoopObserver,
-        &StopFlag::new(),
-        &mut |_| {},
-    )
-}
-
-/// Many ties: the value depends only on the hash.
-struct HashEval;
-
-impl Evaluator<Gomoku> for HashEval {
-    fn name(&self) -> &'static str {
-        "hash"
-    }
-
-    fn evaluate(&self, game: &Gomoku) -> i32 {
-        (game.hash() % 7) as i32 * 10 - 30
+        ..fixed_depth(algorithm, depth, ordering, false)
     }
 }
 
@@ -663,11 +637,11 @@ fn candidates_keep_the_winning_move_and_the_forced_block() {
 fn search_takes_the_win_and_blocks_the_four() {
     let s = settings(Algorithm::AlphaBeta, 3, true, 12);
     let win = position(Rule::Freestyle, &["a1", "b1", "c1", "d1"], &[], true);
-    let r = run(&win, &GomokuEval::Patterns, &s);
+    let r = search_with(&win, &GomokuEval::Patterns, &s);
     assert_eq!(r.best, Some(cell(&win, "e1")));
     assert_eq!(r.value, score::WIN - 1);
     let block = position(Rule::Freestyle, &["b1", "c1", "d1", "e1"], &["a1"], false);
-    let r = run(&block, &GomokuEval::Patterns, &s);
+    let r = search_with(&block, &GomokuEval::Patterns, &s);
     assert_eq!(r.best, Some(cell(&block, "f1")));
 }
 
@@ -681,7 +655,7 @@ fn search_stops_an_open_three() {
         &["d6", "e6", "f6"],
         true,
     );
-    let r = run(
+    let r = search_with(
         &g,
         &GomokuEval::Patterns,
         &settings(Algorithm::AlphaBeta, 4, true, 12),
@@ -742,7 +716,7 @@ fn perft_golden_numbers() {
 fn solve(size: usize, connect: usize) -> (i32, u64) {
     let g = game(size, connect, Rule::Freestyle);
     let s = settings(Algorithm::AlphaBeta, (size * size) as u32, true, 0);
-    let r = run(&g, &GomokuEval::Patterns, &s);
+    let r = search_with(&g, &GomokuEval::Patterns, &s);
     (
         score::game_value::<Gomoku>(r.value) * g.to_move().sign(),
         r.stats.nodes,
@@ -759,17 +733,7 @@ fn random_game(size: usize, connect: usize, standard: bool, seed: u64, moves: us
     } else {
         Rule::Freestyle
     };
-    let mut g = game(size, connect, rule);
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut legal = Vec::new();
-    for _ in 0..moves {
-        g.legal_moves(&mut legal);
-        if legal.is_empty() {
-            break;
-        }
-        g.play(legal[rng.random_range(0..legal.len())]);
-    }
-    g
+    random_position(game(size, connect, rule), moves, seed)
 }
 
 fn board_strategy() -> impl Strategy<Value = (usize, usize, bool)> {
@@ -995,9 +959,9 @@ proptest! {
             Ok(())
         };
         if hash_eval {
-            check(&|s| run(&g, &HashEval, s))?;
+            check(&|s| search_with(&g, &NoiseEval, s))?;
         } else {
-            check(&|s| run(&g, &GomokuEval::Patterns, s))?;
+            check(&|s| search_with(&g, &GomokuEval::Patterns, s))?;
         }
     }
 }
@@ -1029,7 +993,7 @@ fn report_speed() {
     for (depth, repeats) in [(3, 50), (4, 50), (5, 20), (6, 10), (7, 5), (8, 3)] {
         let runs: Vec<SearchResult<Cell>> = (0..repeats)
             .map(|_| {
-                run(
+                search_with(
                     &middle,
                     &GomokuEval::Patterns,
                     &settings(Algorithm::AlphaBeta, depth, true, 12),

@@ -10,11 +10,8 @@
     clippy::float_cmp
 )]
 
-use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
-use gametree::engine::score::{self, MARGIN_UNIT, MAX_HEURISTIC};
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
-use gametree::engine::tree::NoopObserver;
+use gametree::engine::score::{MARGIN_UNIT, MAX_HEURISTIC};
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::kalah::{
     Hole, Kalah, KalahOptions, LinearEval, LinearWeights, MoveEffect, Pit, StoreEval,
@@ -23,6 +20,9 @@ use gametree::games::{GameOptions, Playable};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+
+mod common;
+use common::{NoiseEval, check_agreement, random_position};
 
 const SOUTH: Player = Player::First;
 const NORTH: Player = Player::Second;
@@ -634,32 +634,6 @@ const EMPTY_CAPTURE_PERFT_6_4: [u64; 9] = [1, 6, 35, 185, 942, 4_685, 23_169, 11
 // Properties on random playouts
 // ---------------------------------------------------------------------------------------
 
-/// A deterministic evaluator with many ties.
-struct HashEval;
-
-impl Evaluator<Kalah> for HashEval {
-    fn name(&self) -> &'static str {
-        "hash"
-    }
-    fn evaluate(&self, game: &Kalah) -> i32 {
-        (game.hash() % 7) as i32 * 10 - 30
-    }
-}
-
-fn random_position(mut game: Kalah, plies: usize, seed: u64) -> Kalah {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        game.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.random_range(0..moves.len())];
-        game.play(mv);
-    }
-    game
-}
-
 /// Random playout checking the game contract and Kalah's invariants at every step.
 fn check_contract(mut game: Kalah, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -727,60 +701,6 @@ fn check_contract(mut game: Kalah, seed: u64) {
     }
 }
 
-fn run<E: Evaluator<Kalah>>(
-    game: &Kalah,
-    eval: &E,
-    algorithm: Algorithm,
-    depth: u32,
-    ordering: bool,
-) -> SearchResult<Pit> {
-    let settings = EngineSettings {
-        ordering,
-        random_ties: false,
-        ..EngineSettings::to_depth(algorithm, depth)
-    };
-    let mut rng = SmallRng::seed_from_u64(0);
-    search(
-        game,
-        eval,
-        &settings,
-        &mut rng,
-        &mut NoopObserver,
-        &StopFlag::new(),
-        &mut |_| {},
-    )
-}
-
-/// Alpha-beta (with and without ordering) returns minimax's root value, and the move it
-/// picks has that minimax value.
-fn check_agreement<E: Evaluator<Kalah>>(game: &Kalah, eval: &E, depth: u32) {
-    if game.outcome().is_some() {
-        return;
-    }
-    let reference = run(game, eval, Algorithm::Minimax, depth, false);
-    for ordering in [false, true] {
-        let ab = run(game, eval, Algorithm::AlphaBeta, depth, ordering);
-        assert_eq!(
-            ab.value, reference.value,
-            "depth {depth} ordering {ordering}\n{game}"
-        );
-        let best = ab.best.expect("a move");
-        let mut child = *game;
-        child.play(best);
-        let value = match child.outcome() {
-            Some(outcome) => score::terminal::<Kalah>(outcome, child.to_move(), 1),
-            None if depth == 1 => score::evaluate(eval, &child),
-            None => run(&child, eval, Algorithm::Minimax, depth - 1, false).value,
-        };
-        let value = if child.to_move() == game.to_move() {
-            value
-        } else {
-            -value
-        };
-        assert_eq!(value, reference.value, "move {best} depth {depth}\n{game}");
-    }
-}
-
 fn start(pits: usize, stones: u16, empty_capture: bool) -> Kalah {
     Kalah::new(pits, stones).with_empty_capture(empty_capture)
 }
@@ -809,7 +729,7 @@ proptest! {
     ) {
         let game = random_position(start(pits, stones, empty_capture), plies, seed);
         check_agreement(&game, &StoreEval, depth);
-        check_agreement(&game, &HashEval, depth);
+        check_agreement(&game, &NoiseEval, depth);
         let linear = LinearEval::new(&LinearWeights::default());
         check_agreement(&game, &linear, depth);
     }
@@ -823,7 +743,7 @@ fn agreement_covers_extra_turns() {
     assert!(game.gives_extra_turn(2));
     for depth in 1..=4 {
         check_agreement(&game, &StoreEval, depth);
-        check_agreement(&game, &HashEval, depth);
+        check_agreement(&game, &NoiseEval, depth);
     }
 }
 

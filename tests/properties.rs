@@ -5,22 +5,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use gametree::engine::limits::StopFlag;
-use gametree::engine::score;
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
-use gametree::engine::tree::NoopObserver;
-use gametree::engine::{Evaluator, Game};
+use gametree::engine::Game;
+use gametree::games::Playable;
 use gametree::games::dots::{Dots, DotsOptions};
-use gametree::games::gomoku::{Gomoku, GomokuOptions};
+use gametree::games::gomoku::{Gomoku, GomokuOptions, Rule};
 use gametree::games::kalah::{Kalah, KalahOptions};
 use gametree::games::tictactoe::TicTacToe;
-use gametree::games::{GameOptions, Playable};
 use std::fmt::Write as _;
 
 use proptest::prelude::*;
 
 mod common;
-use common::{NoiseEval, dots, extra_turn_within, kalah, random_position};
+use common::{NoiseEval, check_agreement, dots, extra_turn_within, kalah, random_position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -64,118 +60,17 @@ fn check_contract<G: Game + PartialEq + std::fmt::Debug>(mut game: G, seed: u64)
     }
 }
 
-fn run<G: Game, E: Evaluator<G>>(
-    game: &G,
-    eval: &E,
-    algorithm: Algorithm,
-    depth: u32,
-    ordering: bool,
-) -> SearchResult<G::Move> {
-    run_ties(game, eval, algorithm, depth, ordering, false)
-}
-
-fn run_ties<G: Game, E: Evaluator<G>>(
-    game: &G,
-    eval: &E,
-    algorithm: Algorithm,
-    depth: u32,
-    ordering: bool,
-    random_ties: bool,
-) -> SearchResult<G::Move> {
-    let settings = EngineSettings {
-        ordering,
-        random_ties,
-        ..EngineSettings::to_depth(algorithm, depth)
-    };
-    let mut rng = SmallRng::seed_from_u64(u64::from(depth));
-    search(
-        game,
-        eval,
-        &settings,
-        &mut rng,
-        &mut NoopObserver,
-        &StopFlag::new(),
-        &mut |_| {},
-    )
-}
-
-/// Alpha-beta (with and without ordering) agrees with minimax on the root value, and its
-/// move's own minimax value is the best.
-fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
-    if game.outcome().is_some() {
-        return;
-    }
-    let reference = run(game, eval, Algorithm::Minimax, depth, false);
-    for ordering in [false, true] {
-        let ab = run(game, eval, Algorithm::AlphaBeta, depth, ordering);
-        assert_eq!(
-            ab.value, reference.value,
-            "depth {depth} ordering {ordering}\n{game}"
-        );
-        let best = ab.best.expect("a move");
-        // The chosen move's own minimax value equals the root value.
-        let mut child = game.clone();
-        child.play(best);
-        let child_value = if child.outcome().is_some() || depth == 1 {
-            // Searched as a node of its own at depth - 1 (0 = evaluate), from the mover's side.
-            let v = match child.outcome() {
-                Some(o) => score::terminal::<G>(o, child.to_move(), 1),
-                None => score::evaluate(eval, &child),
-            };
-            if child.to_move() == game.to_move() {
-                v
-            } else {
-                -v
-            }
-        } else {
-            let r = run(&child, eval, Algorithm::Minimax, depth - 1, false);
-            // Child scores count plies from the child; shift decisive scores by one ply.
-            let v = if score::is_decisive(r.value) {
-                r.value - r.value.signum()
-            } else {
-                r.value
-            };
-            if child.to_move() == game.to_move() {
-                v
-            } else {
-                -v
-            }
-        };
-        assert_eq!(
-            child_value, reference.value,
-            "move {best:?} depth {depth}\n{game}"
-        );
-        // With random ties on, alpha-beta finds exactly minimax's best root moves (equal
-        // means equal exact values, not bounds) and picks one of them.
-        let tied = run_ties(game, eval, Algorithm::AlphaBeta, depth, ordering, true);
-        assert_eq!(
-            tied.value, reference.value,
-            "random ties, depth {depth}\n{game}"
-        );
-        let sorted = |moves: &[G::Move]| {
-            let mut v: Vec<usize> = moves.iter().map(|&m| game.move_index(m)).collect();
-            v.sort_unstable();
-            v
-        };
-        assert_eq!(
-            sorted(&tied.ties),
-            sorted(&reference.ties),
-            "tied root moves, depth {depth} ordering {ordering}\n{game}"
-        );
-        assert!(tied.ties.contains(&tied.best.expect("a move")));
-    }
-}
-
 fn gomoku(size: usize, connect: usize, standard: bool) -> Gomoku {
-    let mut options = GomokuOptions::default();
-    options.set("size", &size.to_string()).unwrap();
-    options
-        .set("connect", &connect.min(size).to_string())
-        .unwrap();
-    options
-        .set("rule", if standard { "standard" } else { "freestyle" })
-        .unwrap();
-    Gomoku::new_game(&options)
+    Gomoku::new_game(&GomokuOptions {
+        size,
+        connect: connect.min(size),
+        rule: if standard {
+            Rule::Standard
+        } else {
+            Rule::Freestyle
+        },
+        ..GomokuOptions::default()
+    })
 }
 
 /// Lines drawn for a position `fill` of the way through a `rows` x `cols` game: mid-game

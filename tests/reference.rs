@@ -10,18 +10,17 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::perft;
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
-use gametree::engine::tree::NoopObserver;
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult};
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::dots::{Dots, DotsEval};
 use gametree::games::gomoku::{Gomoku, GomokuEval, Rule};
 use gametree::games::kalah::{Kalah, StoreEval};
 use gametree::games::tictactoe::{Cell, LinesEval, TicTacToe};
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
+
+mod common;
+use common::{fixed_depth, search_with};
 
 fn reference(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -59,26 +58,13 @@ fn numbers(line: &str) -> Vec<u64> {
         .collect()
 }
 
-fn settings(algorithm: Algorithm, depth: u32) -> EngineSettings {
-    EngineSettings {
-        ordering: true,
-        random_ties: false,
-        ..EngineSettings::to_depth(algorithm, depth)
-    }
-}
-
 /// Full-depth alpha-beta with ordering over every legal move; the full engine's solver (table,
 /// the game's solver rules, null-window tests) must find the same value.
 fn solve<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> SearchResult<G::Move> {
-    let mut rng = SmallRng::seed_from_u64(0);
-    let result = search(
+    let result = search_with(
         game,
         eval,
-        &settings(Algorithm::AlphaBeta, depth),
-        &mut rng,
-        &mut NoopObserver,
-        &StopFlag::new(),
-        &mut |_| {},
+        &fixed_depth(Algorithm::AlphaBeta, depth, true, false),
     );
     assert!(result.completed);
     assert_eq!(
@@ -90,17 +76,9 @@ fn solve<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> SearchResu
         tt_mb: 16,
         threads: 1,
         limits: gametree::engine::limits::Limits::default(),
-        ..settings(Algorithm::Full, 0)
+        ..fixed_depth(Algorithm::Full, 0, true, false)
     };
-    let full = search(
-        game,
-        eval,
-        &solver,
-        &mut rng,
-        &mut NoopObserver,
-        &StopFlag::new(),
-        &mut |_| {},
-    );
+    let full = search_with(game, eval, &solver);
     assert!(full.completed);
     assert_eq!(
         score::game_value::<G>(full.value),
@@ -349,15 +327,10 @@ fn tictactoe_game_tree() {
     assert_eq!(per_ply.iter().map(|p| p.1).sum::<u64>(), total);
 
     // Plain minimax visits the whole tree, root included, and finds the draw.
-    let mut rng = SmallRng::seed_from_u64(0);
-    let r = search(
+    let r = search_with(
         &TicTacToe::new(),
         &LinesEval,
-        &settings(Algorithm::Minimax, 9),
-        &mut rng,
-        &mut NoopObserver,
-        &StopFlag::new(),
-        &mut |_| {},
+        &fixed_depth(Algorithm::Minimax, 9, true, false),
     );
     assert_eq!(r.stats.nodes, total);
     let value_line = text

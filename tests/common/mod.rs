@@ -1,13 +1,17 @@
 //! Helpers shared by the integration tests: random positions, games built from options, an
-//! evaluator made of noise, and the extra-turn check.
+//! evaluator made of noise, the extra-turn check, fixed-depth searches and the check that
+//! alpha-beta agrees with plain minimax.
 
-#![allow(dead_code, clippy::unwrap_used)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
-use gametree::engine::score::MARGIN_UNIT;
+use gametree::engine::limits::StopFlag;
+use gametree::engine::score::{self, MARGIN_UNIT};
+use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
+use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Scoring};
+use gametree::games::Playable;
 use gametree::games::dots::{Dots, DotsOptions};
 use gametree::games::kalah::{Kalah, KalahOptions};
-use gametree::games::{GameOptions, Playable};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -47,21 +51,21 @@ pub fn random_position<G: Game>(mut game: G, plies: usize, seed: u64) -> G {
 
 /// Kalah with `pits` pits of `stones` stones and the given capture rule.
 pub fn kalah(pits: u32, stones: u32, empty_capture: bool) -> Kalah {
-    let mut options = KalahOptions::default();
-    options.set("pits", &pits.to_string()).unwrap();
-    options.set("stones", &stones.to_string()).unwrap();
-    options
-        .set("empty_capture", &empty_capture.to_string())
-        .unwrap();
-    Kalah::new_game(&options)
+    Kalah::new_game(&KalahOptions {
+        pits,
+        stones,
+        empty_capture,
+        ..KalahOptions::default()
+    })
 }
 
 /// Dots and Boxes with `rows` x `cols` boxes.
 pub fn dots(rows: u32, cols: u32) -> Dots {
-    let mut options = DotsOptions::default();
-    options.set("rows", &rows.to_string()).unwrap();
-    options.set("cols", &cols.to_string()).unwrap();
-    Dots::new_game(&options)
+    Dots::new_game(&DotsOptions {
+        rows,
+        cols,
+        ..DotsOptions::default()
+    })
 }
 
 /// Does some line of at most `depth` moves from `game` let a player move twice in a row?
@@ -78,4 +82,126 @@ pub fn extra_turn_within<G: Game>(game: &mut G, depth: u32) -> bool {
         game.undo(mv, undo);
         found
     })
+}
+
+/// Settings for a fixed-depth search by `algorithm`, first tie unless `random_ties`.
+pub fn fixed_depth(
+    algorithm: Algorithm,
+    depth: u32,
+    ordering: bool,
+    random_ties: bool,
+) -> EngineSettings {
+    EngineSettings {
+        ordering,
+        random_ties,
+        ..EngineSettings::to_depth(algorithm, depth)
+    }
+}
+
+/// Searches `game` with `settings` to the end: no tree, no stop, no progress reports, ties
+/// drawn from a fixed seed.
+pub fn search_with<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    settings: &EngineSettings,
+) -> SearchResult<G::Move> {
+    search(
+        game,
+        eval,
+        settings,
+        &mut SmallRng::seed_from_u64(7),
+        &mut NoopObserver,
+        &StopFlag::new(),
+        &mut |_| {},
+    )
+}
+
+fn search_at<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    algorithm: Algorithm,
+    depth: u32,
+    ordering: bool,
+    random_ties: bool,
+) -> SearchResult<G::Move> {
+    search_with(
+        game,
+        eval,
+        &fixed_depth(algorithm, depth, ordering, random_ties),
+    )
+}
+
+/// The plain-minimax value of playing `mv` in `game`, searched `depth - 1` moves below it,
+/// from the point of view of `game`'s side to move.
+fn move_value<G: Game, E: Evaluator<G>>(game: &G, eval: &E, mv: G::Move, depth: u32) -> i32 {
+    let mut child = game.clone();
+    child.play(mv);
+    let value = match child.outcome() {
+        Some(outcome) => score::terminal::<G>(outcome, child.to_move(), 1),
+        None if depth == 1 => score::evaluate(eval, &child),
+        None => {
+            let r = search_at(&child, eval, Algorithm::Minimax, depth - 1, false, false);
+            // Child scores count plies from the child; shift decisive scores by one ply.
+            if score::is_decisive(r.value) {
+                r.value - r.value.signum()
+            } else {
+                r.value
+            }
+        }
+    };
+    // The sign flips only when the turn passes: after an extra turn the mover is the same.
+    if child.to_move() == game.to_move() {
+        value
+    } else {
+        -value
+    }
+}
+
+/// Alpha-beta, with and without ordering, agrees with plain minimax at `depth`: the same
+/// root value, a move among minimax's best whose own minimax value is that value, no more
+/// nodes, and with random ties exactly minimax's best root moves (equal means equal exact
+/// values, not bounds), one of which it picks.
+pub fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) {
+    if game.outcome().is_some() {
+        return;
+    }
+    let reference = search_at(game, eval, Algorithm::Minimax, depth, false, false);
+    let sorted = |moves: &[G::Move]| {
+        let mut v: Vec<usize> = moves.iter().map(|&m| game.move_index(m)).collect();
+        v.sort_unstable();
+        v
+    };
+    for ordering in [false, true] {
+        let ab = search_at(game, eval, Algorithm::AlphaBeta, depth, ordering, false);
+        assert_eq!(
+            ab.value, reference.value,
+            "depth {depth} ordering {ordering}\n{game}"
+        );
+        let best = ab.best.expect("a move");
+        assert!(
+            reference.ties.contains(&best),
+            "{best:?} not among {:?}, depth {depth} ordering {ordering}\n{game}",
+            reference.ties
+        );
+        assert_eq!(
+            move_value(game, eval, best, depth),
+            reference.value,
+            "move {best:?} depth {depth}\n{game}"
+        );
+        assert!(
+            ab.stats.nodes <= reference.stats.nodes,
+            "alpha-beta visited more nodes than minimax, depth {depth} ordering {ordering}\n{game}"
+        );
+        let tied = search_at(game, eval, Algorithm::AlphaBeta, depth, ordering, true);
+        assert_eq!(
+            tied.value, reference.value,
+            "random ties, depth {depth}\n{game}"
+        );
+        assert_eq!(
+            sorted(&tied.ties),
+            sorted(&reference.ties),
+            "tied root moves, depth {depth} ordering {ordering}\n{game}"
+        );
+        assert!(tied.ties.contains(&tied.best.expect("a move")));
+    }
 }

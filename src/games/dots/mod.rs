@@ -1,6 +1,8 @@
 //! Dots and Boxes on `rows` x `cols` boxes: lines (edges) between neighbouring dots, boxes
 //! scored by whoever draws their fourth side, an extra move after completing a box, and a
-//! margin outcome. Rules, notation and evaluators only: no search internals, no terminal.
+//! margin outcome. Rules only: no search internals, no terminal. The notation's parser is in
+//! `notation.rs`, the symmetric hash in `symmetry.rs`, the analysis of boxes on offer in
+//! `captures.rs`, the evaluators in `eval.rs`, the `[dots]` options in `options.rs`.
 //!
 //! # Notation
 //!
@@ -18,14 +20,20 @@
 //!
 //! Parsing ignores case and surrounding whitespace.
 
+mod captures;
+mod eval;
+mod notation;
+mod options;
+mod symmetry;
+
 use std::fmt::{self, Write as _};
 
-use serde::{Deserialize, Serialize};
-
-use super::{GameKind, GameOptions, Playable, zobrist_keys};
-use crate::engine::score::MARGIN_UNIT;
-use crate::engine::{Evaluator, Game, Outcome, Player, Scoring};
-use crate::error::{ConfigError, IllegalMove, ParseMoveError};
+use super::{GameKind, Playable};
+use crate::engine::{Game, Outcome, Player, Scoring};
+use crate::error::{IllegalMove, ParseMoveError};
+pub use eval::DotsEval;
+pub use options::DotsOptions;
+use symmetry::{KEYS, SYMMETRIES, SYMMETRY, SYMMETRY_KEYS};
 
 /// The most boxes along either side of the board.
 pub const MAX_SIDE: usize = 9;
@@ -36,117 +44,7 @@ pub const MAX_EDGES: usize = 2 * MAX_SIDE * (MAX_SIDE + 1);
 
 /// 64-bit words of the drawn-line bitset.
 const WORDS: usize = MAX_EDGES.div_ceil(64);
-/// Key `edge` for a drawn line. Neither the boxes won (banked points, see [`Game::banked`])
-/// nor the side to move are hashed: what is still to be won from a position depends on its
-/// lines alone, whoever is to move, so the transposition table keeps one entry for both.
-static KEYS: [u64; MAX_EDGES] = zobrist_keys(4);
 
-/// The board's symmetries: the identity, the two mirrors, the half turn, and on square
-/// boards the four that swap rows and columns.
-const SYMMETRIES: usize = 8;
-
-/// `SYMMETRY[size][s][edge]`: the line that `edge` becomes under symmetry `s` on the board
-/// `size = (rows - 1) * MAX_SIDE + cols - 1`. Built once, on first use.
-static SYMMETRY: std::sync::LazyLock<Vec<[[Edge; MAX_EDGES]; SYMMETRIES]>> =
-    std::sync::LazyLock::new(|| {
-        let mut tables = Vec::with_capacity(MAX_SIDE * MAX_SIDE);
-        for rows in 1..=MAX_SIDE {
-            for cols in 1..=MAX_SIDE {
-                tables.push(symmetry_table(rows, cols));
-            }
-        }
-        tables
-    });
-
-/// `SYMMETRY_KEYS[size][s][edge]`: the hash key of `edge`'s image under symmetry `s`
-/// (`KEYS[SYMMETRY[size][s][edge]]`), so that drawing a line updates each image's hash with
-/// one load.
-static SYMMETRY_KEYS: std::sync::LazyLock<Vec<[[u64; MAX_EDGES]; SYMMETRIES]>> =
-    std::sync::LazyLock::new(|| {
-        SYMMETRY
-            .iter()
-            .map(|perms| {
-                let mut keys = [[0; MAX_EDGES]; SYMMETRIES];
-                for (row, perm) in keys.iter_mut().zip(perms) {
-                    for (key, &image) in row.iter_mut().zip(perm) {
-                        *key = KEYS[image as usize];
-                    }
-                }
-                keys
-            })
-            .collect()
-    });
-
-/// The permutations of the lines of a `rows` x `cols` board under its symmetries; the
-/// row-column swaps of a non-square board are left as the identity (and never used).
-fn symmetry_table(rows: usize, cols: usize) -> [[Edge; MAX_EDGES]; SYMMETRIES] {
-    let mut table = [[0; MAX_EDGES]; SYMMETRIES];
-    let board = Geometry { rows, cols };
-    for (s, perm) in table.iter_mut().enumerate() {
-        for (e, image) in perm.iter_mut().enumerate().take(board.edge_count()) {
-            *image = if s >= 4 && rows != cols {
-                e as Edge
-            } else {
-                board.transform(e, s) as Edge
-            };
-        }
-    }
-    table
-}
-
-/// Line numbering of a board, without a position: what the symmetry tables need.
-#[derive(Clone, Copy)]
-struct Geometry {
-    rows: usize,
-    cols: usize,
-}
-
-impl Geometry {
-    fn edge_count(self) -> usize {
-        2 * self.rows * self.cols + self.rows + self.cols
-    }
-
-    fn horizontal_count(self) -> usize {
-        (self.rows + 1) * self.cols
-    }
-
-    /// The dots a line joins, `(row, col)`.
-    fn ends(self, e: usize) -> [(usize, usize); 2] {
-        let horizontal = self.horizontal_count();
-        if e < horizontal {
-            let (row, col) = (e / self.cols, e % self.cols);
-            [(row, col), (row, col + 1)]
-        } else {
-            let v = e - horizontal;
-            let (row, col) = (v / (self.cols + 1), v % (self.cols + 1));
-            [(row, col), (row + 1, col)]
-        }
-    }
-
-    /// The line joining two neighbouring dots (in any order).
-    fn line(self, a: (usize, usize), b: (usize, usize)) -> usize {
-        let (low, high) = if a <= b { (a, b) } else { (b, a) };
-        if low.0 == high.0 {
-            low.0 * self.cols + low.1
-        } else {
-            let _ = high;
-            self.horizontal_count() + low.0 * (self.cols + 1) + low.1
-        }
-    }
-
-    /// Where dot `(row, col)` goes under symmetry `s` (bit 0: mirror the columns, bit 1:
-    /// mirror the rows, bit 2: swap rows and columns afterwards; square boards only).
-    fn dot(self, (row, col): (usize, usize), s: usize) -> (usize, usize) {
-        let col = if s & 1 != 0 { self.cols - col } else { col };
-        let row = if s & 2 != 0 { self.rows - row } else { row };
-        if s & 4 != 0 { (col, row) } else { (row, col) }
-    }
-
-    fn transform(self, e: usize, s: usize) -> usize {
-        let [a, b] = self.ends(e);
-        self.line(self.dot(a, s), self.dot(b, s))
-    }
-}
 /// Marks "no box here" beside a line on the border.
 const NO_BOX: u8 = u8::MAX;
 
@@ -223,7 +121,8 @@ pub struct Dots {
     three_sided: u8,
     to_move: Player,
     last_move: Option<Edge>,
-    /// The hash of the lines under each symmetry (see [`Dots::hash_of`]).
+    /// The hash of the lines under each symmetry; the position's hash is the smallest (see
+    /// [`Dots::canonical_symmetry`]).
     hashes: [u64; SYMMETRIES],
     /// How many of `hashes` are symmetries of this board (4, or 8 when it is square).
     symmetries: u8,
@@ -396,103 +295,8 @@ impl Dots {
         }
     }
 
-    /// Boxes the side to move can take right now: every box with three sides drawn, and the
-    /// boxes that taking it opens up in turn (a whole chain), taking everything greedily.
-    ///
-    /// This does not decline boxes (the "double-dealing" that keeps control in a real
-    /// endgame), so it counts what is on offer, not what perfect play takes.
-    pub fn takeable_boxes(&self) -> u32 {
-        let mut sides = self.sides;
-        let mut drawn = self.drawn;
-        // Each box goes on the stack at most once: when first seen with three sides or when
-        // a side drawn here brings it to three. Sides only grow, so that happens once.
-        let mut stack = [0u8; MAX_BOXES];
-        let mut top = 0;
-        for (b, &count) in sides[..self.rows() * self.cols()].iter().enumerate() {
-            if count == 3 {
-                stack[top] = b as u8;
-                top += 1;
-            }
-        }
-        let mut taken = 0;
-        while top > 0 {
-            top -= 1;
-            let b = stack[top] as usize;
-            if sides[b] != 3 {
-                continue;
-            }
-            let (row, col) = (b / self.cols(), b % self.cols());
-            let Some(missing) = self
-                .box_edges_unchecked(row, col)
-                .into_iter()
-                .find(|&e| drawn[e as usize >> 6] & (1 << (e & 63)) == 0)
-            else {
-                continue;
-            };
-            drawn[missing as usize >> 6] |= 1 << (missing & 63);
-            for n in self.neighbours[missing as usize] {
-                if n != NO_BOX {
-                    let s = &mut sides[n as usize];
-                    *s += 1;
-                    if *s == 4 {
-                        taken += 1;
-                    } else if *s == 3 {
-                        stack[top] = n;
-                        top += 1;
-                    }
-                }
-            }
-        }
-        taken
-    }
-
     fn horizontal_count(&self) -> usize {
         (self.rows() + 1) * self.cols()
-    }
-
-    /// Draws or erases `edge` in the hash of every symmetric image.
-    #[inline]
-    fn toggle_hashes(&mut self, e: usize) {
-        let images = usize::from(self.symmetries);
-        for (hash, keys) in self.hashes.iter_mut().zip(self.symmetry_keys).take(images) {
-            *hash ^= keys[e];
-        }
-    }
-
-    /// The symmetry whose image has the smallest hash: the canonical orientation.
-    #[inline]
-    fn canonical_symmetry(&self) -> usize {
-        let mut best = 0;
-        for s in 1..usize::from(self.symmetries) {
-            if self.hashes[s] < self.hashes[best] {
-                best = s;
-            }
-        }
-        best
-    }
-
-    /// The line completing a box that can be taken for free (see [`Game::solver_moves`]).
-    fn free_capture(&self) -> Option<Edge> {
-        if self.three_sided == 0 {
-            return None;
-        }
-        for b in 0..self.rows() * self.cols() {
-            if self.sides[b] != 3 {
-                continue;
-            }
-            let (row, col) = (b / self.cols(), b % self.cols());
-            let missing = self
-                .box_edges_unchecked(row, col)
-                .into_iter()
-                .find(|&e| !self.is_drawn(e))?;
-            let across = self.neighbours[missing as usize]
-                .into_iter()
-                .find(|&n| n != NO_BOX && n as usize != b);
-            if across.is_none_or(|n| self.sides[n as usize] != 2) {
-                return Some(missing);
-            }
-        }
-        None
     }
 
     fn box_index(&self, row: usize, col: usize) -> u8 {
@@ -509,125 +313,6 @@ impl Dots {
             (left + 1) as Edge,
         ]
     }
-
-    /// `c3`-style name of a dot, 0-based coordinates.
-    fn dot_name(row: usize, col: usize) -> String {
-        format!("{}{}", char::from(b'a' + col as u8), row + 1)
-    }
-
-    fn expected(&self) -> String {
-        format!(
-            "a line between two neighbouring dots (columns a..{}, rows 1..{}), like a1-b1 or \
-             a1-a2, or h<row>,<col> / v<row>,<col>",
-            char::from(b'a' + self.cols),
-            self.rows + 1
-        )
-    }
-
-    fn parse_dots(&self, text: &str, t: &str) -> Result<Edge, ParseMoveError> {
-        let expected = || ParseMoveError::new(text, self.expected());
-        let (first, rest) = split_dot(t).ok_or_else(expected)?;
-        let rest = rest.trim_start();
-        let rest = rest.strip_prefix('-').unwrap_or(rest).trim_start();
-        let (second, rest) = split_dot(rest).ok_or_else(expected)?;
-        if !rest.is_empty() {
-            return Err(expected());
-        }
-        for (row, col) in [first, second] {
-            if row == 0 || row > self.rows() + 1 || col > self.cols() {
-                return Err(ParseMoveError::new(
-                    text,
-                    format!(
-                        "dot {}{row} is off the board: dot columns are a..{}, rows 1..{}",
-                        char::from(b'a' + col as u8),
-                        char::from(b'a' + self.cols),
-                        self.rows + 1
-                    ),
-                ));
-            }
-        }
-        // 0-based from here on.
-        let (a, b) = ((first.0 - 1, first.1), (second.0 - 1, second.1));
-        let (low, high) = if a <= b { (a, b) } else { (b, a) };
-        let orientation = if low.0 == high.0 && low.1 + 1 == high.1 {
-            Orientation::Horizontal
-        } else if low.1 == high.1 && low.0 + 1 == high.0 {
-            Orientation::Vertical
-        } else {
-            let why = if a == b {
-                "that is the same dot twice"
-            } else {
-                "they are not neighbours"
-            };
-            return Err(ParseMoveError::new(
-                text,
-                format!(
-                    "{} and {}: {why}; a line joins two dots next to each other in a row \
-                     (like a1-b1) or in a column (like a1-a2)",
-                    Self::dot_name(a.0, a.1),
-                    Self::dot_name(b.0, b.1)
-                ),
-            ));
-        };
-        self.edge_at(EdgePos {
-            orientation,
-            row: low.0,
-            col: low.1,
-        })
-        .ok_or_else(expected)
-    }
-
-    fn parse_compact(&self, text: &str, t: &str) -> Result<Edge, ParseMoveError> {
-        let (rows, cols) = (self.rows(), self.cols());
-        let (orientation, rest, max_row, max_col) = match t.as_bytes().first() {
-            Some(b'h') => (Orientation::Horizontal, &t[1..], rows + 1, cols),
-            Some(b'v') => (Orientation::Vertical, &t[1..], rows, cols + 1),
-            _ => return Err(ParseMoveError::new(text, self.expected())),
-        };
-        let (letter, direction) = match orientation {
-            Orientation::Horizontal => ('h', "right"),
-            Orientation::Vertical => ('v', "up"),
-        };
-        let refuse = || {
-            ParseMoveError::new(
-                text,
-                format!(
-                    "{letter}<row>,<col> names the line going {direction} from the dot in row \
-                     1..={max_row} (from the bottom) and column 1..={max_col} (1 = a), like \
-                     {letter}1,1"
-                ),
-            )
-        };
-        let (row, col) = rest.split_once(',').ok_or_else(refuse)?;
-        let row: usize = row.trim().parse().map_err(|_| refuse())?;
-        let col: usize = col.trim().parse().map_err(|_| refuse())?;
-        if !(1..=max_row).contains(&row) || !(1..=max_col).contains(&col) {
-            return Err(refuse());
-        }
-        self.edge_at(EdgePos {
-            orientation,
-            row: row - 1,
-            col: col - 1,
-        })
-        .ok_or_else(refuse)
-    }
-}
-
-/// Splits a dot `c3` off the front of `s`: its 1-based row and 0-based column, and the rest.
-/// Only the shape is checked here, not the board's bounds.
-fn split_dot(s: &str) -> Option<((usize, usize), &str)> {
-    let bytes = s.as_bytes();
-    let letter = *bytes.first()?;
-    if !letter.is_ascii_lowercase() {
-        return None;
-    }
-    let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
-    // Three digits is already far off any board; more could overflow.
-    if digits == 0 || digits > 3 {
-        return None;
-    }
-    let row = s[1..=digits].parse().ok()?;
-    Some(((row, usize::from(letter - b'a')), &s[1 + digits..]))
 }
 
 impl Default for Dots {
@@ -899,122 +584,6 @@ impl fmt::Display for Dots {
             Self::mark(Player::Second),
             self.score(Player::Second)
         )
-    }
-}
-
-/// Dots and Boxes options (the `[dots]` section of `config.toml`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DotsOptions {
-    /// Rows of boxes, 1..=9.
-    pub rows: u32,
-    /// Columns of boxes, 1..=9.
-    pub cols: u32,
-    /// Engine search depth (in moves; an extra turn is a move) when a player's own depth is
-    /// 0, 1..=180.
-    pub depth: u32,
-}
-
-impl Default for DotsOptions {
-    fn default() -> Self {
-        Self {
-            rows: 3,
-            cols: 3,
-            depth: 6,
-        }
-    }
-}
-
-impl DotsOptions {
-    /// The first refused value as (key, value, what is allowed).
-    fn check(&self) -> Result<(), (&'static str, u32, String)> {
-        let side = format!("must be 1..={MAX_SIDE}");
-        if !(1..=MAX_SIDE as u32).contains(&self.rows) {
-            return Err(("rows", self.rows, side));
-        }
-        if !(1..=MAX_SIDE as u32).contains(&self.cols) {
-            return Err(("cols", self.cols, side));
-        }
-        if !(1..=MAX_EDGES as u32).contains(&self.depth) {
-            return Err(("depth", self.depth, format!("must be 1..={MAX_EDGES}")));
-        }
-        Ok(())
-    }
-}
-
-impl GameOptions for DotsOptions {
-    fn validate(&self, source: &str) -> Result<(), ConfigError> {
-        self.check().map_err(|(key, value, expected)| {
-            ConfigError::new(source, format!("dots.{key}"), value, expected)
-        })
-    }
-
-    fn default_depth(&self) -> u32 {
-        self.depth
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let mut next = self.clone();
-        let (field, max) = match key {
-            "rows" => (&mut next.rows, MAX_SIDE),
-            "cols" => (&mut next.cols, MAX_SIDE),
-            "depth" => (&mut next.depth, MAX_EDGES),
-            _ => {
-                return Err(format!(
-                    "dots has no option `{key}` (options: rows, cols, depth)"
-                ));
-            }
-        };
-        *field = value
-            .trim()
-            .parse()
-            .map_err(|_| format!("{key} must be a whole number 1..={max}, not `{value}`"))?;
-        next.check()
-            .map_err(|(key, value, expected)| format!("{key} = {value}: {expected}"))?;
-        *self = next;
-        Ok(())
-    }
-
-    fn entries(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("rows", self.rows.to_string()),
-            ("cols", self.cols.to_string()),
-            ("depth", self.depth.to_string()),
-        ]
-    }
-}
-
-/// Dots and Boxes evaluators, from the side to move, in [`MARGIN_UNIT`]s per box.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum DotsEval {
-    /// `score`: the box difference so far. Exact once the game is over; blind to boxes that
-    /// are about to fall.
-    #[default]
-    Score,
-    /// `chains`: the box difference plus every box the side to move can take at once
-    /// ([`Dots::takeable_boxes`]: boxes with three sides drawn and the chains behind them).
-    /// A line that hands the opponent a box thus looks as bad as it is one move earlier,
-    /// which also orders moves better. It ignores that the taker must move again afterwards
-    /// and may have to open a chain: exact when taking everything ends the game.
-    Chains,
-}
-
-impl Evaluator<Dots> for DotsEval {
-    fn name(&self) -> &'static str {
-        match self {
-            Self::Score => "score",
-            Self::Chains => "chains",
-        }
-    }
-
-    fn evaluate(&self, game: &Dots) -> i32 {
-        let margin = game.banked() * game.to_move().sign();
-        let boxes = match self {
-            Self::Score => margin,
-            Self::Chains => margin + game.takeable_boxes() as i32,
-        };
-        // At most 81 boxes: far inside the heuristic range.
-        boxes * MARGIN_UNIT
     }
 }
 
