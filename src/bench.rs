@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
+use crate::engine::api::{Algorithm, SearchSettings, search_with_table};
 use crate::engine::limits::StopFlag;
 use crate::engine::score::{self, MAX_PLY};
-use crate::engine::search::{Algorithm, SearchSettings, search_with_table};
 use crate::engine::tree::NoopObserver;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Game, perft, stats};

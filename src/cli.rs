@@ -10,10 +10,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
 use crate::config::{Config, PlayerKind, SideConfig};
+use crate::engine::api::{Algorithm, SearchSettings};
 use crate::engine::limits::StopFlag;
 use crate::engine::perft;
 use crate::engine::score;
-use crate::engine::search::{Algorithm, SearchSettings};
 use crate::engine::stats::group_digits;
 use crate::engine::{Game, Player};
 use crate::error::ConfigError;

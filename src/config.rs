@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Player;
-use crate::engine::search::{Algorithm, SearchSettings};
+use crate::engine::api::{Algorithm, SearchSettings};
 use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable};
 

@@ -5,10 +5,10 @@
 // Helpers outside `#[test]` functions build positions from fixed, known-good move lists.
 #![allow(clippy::unwrap_used)]
 
+use gametree::engine::api::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
 use gametree::engine::score::{self, MARGIN_UNIT};
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::dots::{Dots, DotsEval, DotsOptions, Edge, EdgePos, Orientation};

@@ -6,10 +6,10 @@
 // Helpers here are only called from tests: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
+use gametree::engine::api::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::gomoku::eval::{FACING_OPEN_FOUR, FOUR_TO_MOVE};

@@ -10,10 +10,10 @@
     clippy::float_cmp
 )]
 
+use gametree::engine::api::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::{divide, perft};
 use gametree::engine::score::{self, MARGIN_UNIT, MAX_HEURISTIC};
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::kalah::{

@@ -5,9 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use gametree::engine::api::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game};
 use gametree::games::dots::{Dots, DotsOptions};

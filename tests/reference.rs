@@ -10,10 +10,10 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use gametree::engine::api::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::limits::StopFlag;
 use gametree::engine::perft::perft;
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, SearchResult, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::dots::{Dots, DotsEval};

@@ -3,8 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use gametree::engine::api::{Algorithm, SearchSettings, search};
 use gametree::engine::limits::StopFlag;
-use gametree::engine::search::{Algorithm, SearchSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::games::tictactoe::{LinesEval, TicTacToe};
 use rand::SeedableRng;

@@ -1,12 +1,16 @@
 //! The game-agnostic engine: the [`Game`] and [`Evaluator`] traits and the searches over them.
 //! It knows nothing about any particular game, the terminal or the command line.
 
+pub mod api;
 pub mod full;
 pub mod limits;
 pub mod ordering;
 pub mod perft;
+pub mod ply;
+pub mod reference;
+pub mod result;
 pub mod score;
-pub mod search;
+pub mod search_settings;
 pub mod stats;
 pub mod tree;
 pub mod tt;

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 use crate::config::{Config, SideConfig};
-use crate::engine::search::Algorithm;
+use crate::engine::api::Algorithm;
 use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable, evaluator_for};
 

@@ -29,8 +29,8 @@ use super::elo::{SprtDecision, Tally};
 use super::entrants::{Entrant, Tournament, merge};
 use super::{ScheduledGame, Standings, derive_seed, run_games, schedule};
 use crate::config::SideConfig;
+use crate::engine::api::Algorithm;
 use crate::engine::limits::StopFlag;
-use crate::engine::search::Algorithm;
 use crate::error::ConfigError;
 use crate::games::{GameOptions, Playable, evaluator_for};
 

@@ -11,7 +11,7 @@ use ratatui::layout::{Position, Rect};
 
 use crate::config::{Config, PlayerKind, SideConfig};
 use crate::engine::Player;
-use crate::engine::search::Algorithm;
+use crate::engine::api::Algorithm;
 use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable};
 use crate::tui::tree_browser::wrap;
