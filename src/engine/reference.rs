@@ -57,6 +57,7 @@ where
     result
 }
 
+/// One reference search's state: what it reads, its counters and its per-ply buffers.
 struct Searcher<'a, G: Game, E, O> {
     evaluator: &'a E,
     settings: &'a SearchSettings,

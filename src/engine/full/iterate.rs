@@ -6,11 +6,12 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use super::super::score::{self, INFINITY, MARGIN_UNIT};
-use super::super::tree::Bound;
-use super::super::{Evaluator, Game, Scoring};
+use super::Searcher;
 use super::root::{RootMove, RootPass, sort_root};
-use super::{SearchObserver, SearchResult, Searcher};
+use crate::engine::result::SearchResult;
+use crate::engine::score::{self, INFINITY, MARGIN_UNIT};
+use crate::engine::tree::{Bound, SearchObserver};
+use crate::engine::{Evaluator, Game, Scoring};
 
 /// First aspiration half-width, in score units (half a stone or box in margin games).
 const ASPIRATION_DELTA: i32 = MARGIN_UNIT / 2;

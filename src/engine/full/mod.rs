@@ -29,10 +29,10 @@
 //! floor, so it never displaces a move that reached the same value. The value is the one a
 //! single thread finds; only the number of nodes changes.
 //!
-//! The search is one [`Searcher`] per thread, its work split by concern: [`iterate`]
-//! (iterative deepening, aspiration windows, MTD(f) and time control), [`root`] (the passes
-//! over the root moves and their exact ties), [`node`] (the node search: PVS, the table and
-//! move ordering) and [`split`] (sharing a node's moves among the threads).
+//! The search is one `Searcher` per thread, its work split by concern: `iterate` (iterative
+//! deepening, aspiration windows, MTD(f) and time control), `root` (the passes over the root
+//! moves and their exact ties), `node` (the node search: PVS, the table and move ordering)
+//! and `split` (sharing a node's moves among the threads).
 
 mod iterate;
 mod node;
@@ -131,6 +131,9 @@ pub fn thread_count(threads: usize) -> usize {
     }
 }
 
+/// One thread's search: what it reads (shared with the other threads) and what it keeps
+/// for itself (counters, ordering tables, per-ply buffers). Its methods live in the
+/// submodules, one concern each.
 struct Searcher<'a, G: Game, E, O> {
     evaluator: &'a E,
     settings: &'a SearchSettings,
@@ -191,6 +194,7 @@ where
         }
     }
 
+    /// Stops the search once the caller asks or the deadline passes, and reports progress.
     fn poll(&mut self) {
         let control = self.control;
         if control.stop.is_raised() || control.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -201,6 +205,8 @@ where
         }
     }
 
+    /// The moves a node searches: the game's candidates when limited, its value-preserving
+    /// subset when solving, else every legal move.
     fn generate(&self, game: &G, out: &mut Vec<G::Move>) {
         if self.settings.candidates > 0 {
             game.candidate_moves(out, self.settings.candidates);

@@ -1,13 +1,13 @@
 //! The node search: negamax with a window, principal variation search, the transposition
 //! table (probe, cut-off and store, with node-relative values) and move ordering.
 
-use super::super::ordering::move_key;
-use super::super::ply::{child_key, search_child};
-use super::super::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
-use super::super::tree::{Bound, SearchObserver};
-use super::super::tt::Entry;
-use super::super::{Evaluator, Game, Scoring};
 use super::{POLL_INTERVAL, Searcher};
+use crate::engine::ordering::move_key;
+use crate::engine::ply::{child_key, search_child};
+use crate::engine::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
+use crate::engine::tree::{Bound, SearchObserver};
+use crate::engine::tt::Entry;
+use crate::engine::{Evaluator, Game, Scoring};
 
 impl<G, E, O> Searcher<'_, G, E, O>
 where

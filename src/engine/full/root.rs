@@ -2,11 +2,11 @@
 //! a window, folded into one answer that keeps exact ties (see the module docs of
 //! [`super`]).
 
-use super::super::score::INFINITY;
-use super::super::tree::{Bound, SearchObserver};
-use super::super::{Evaluator, Game};
 use super::Searcher;
 use super::split::split_floor;
+use crate::engine::score::INFINITY;
+use crate::engine::tree::{Bound, SearchObserver};
+use crate::engine::{Evaluator, Game};
 
 /// A root move with what the last iteration learnt about it.
 #[derive(Clone, Debug)]

@@ -4,12 +4,12 @@
 
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
-use super::super::ordering::OrderingTables;
-use super::super::tree::{NoopObserver, SearchObserver};
-use super::super::{Evaluator, Game};
 use super::Searcher;
+use crate::engine::ordering::OrderingTables;
+use crate::engine::tree::{NoopObserver, SearchObserver};
+use crate::engine::{Evaluator, Game};
 
-/// The floor of a sibling's window given the best value so far (see [`RootFold::floor`]).
+/// The floor of a sibling's window given the best value so far (see [`RootFold::floor`](super::root::RootFold::floor)).
 pub(super) fn split_floor(best: i32, low: i32, ties_on: bool) -> i32 {
     if ties_on && best > low {
         best - 1
