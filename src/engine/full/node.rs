@@ -311,7 +311,7 @@ where
     }
 }
 
-/// A value as the table keeps it: relative to the node (see the module docs).
+/// A value as the table keeps it: relative to the node (see the docs of [`super`]).
 #[inline]
 fn value_to_table<G: Game>(value: i32, game: &G, ply: usize) -> i32 {
     match G::SCORING {

@@ -90,7 +90,7 @@ pub(super) enum RootPass {
         value: i32,
         /// Indexes (into the root moves) of the moves with exactly that value.
         ties: Vec<usize>,
-        /// The root's height when proven (see the module docs).
+        /// The root's height when proven (see the docs of [`super`]).
         height: Option<u32>,
     },
     /// Every move was at most the window's low end (this fail-soft value): search again
