@@ -4,7 +4,7 @@
 //! Callers start at [`api`]: `search` and `search_with_table` run the search the settings ask
 //! for, and every type they need is re-exported there. Below it, with imports only pointing
 //! down (no module imports one that imports it back):
-//! - [`reference`]: plain minimax and alpha-beta, the searches the others are checked against;
+//! - [`reference`](mod@reference): plain minimax and alpha-beta, the searches the others are checked against;
 //! - [`full`]: the full engine, one file per concern (iterative deepening, the root, the node
 //!   search, splitting among threads);
 //! - [`ply`]: what both searches share: the sign rule, the per-ply buffers and PV table, and

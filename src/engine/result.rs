@@ -1,6 +1,6 @@
 //! What a search answers: the [`SearchResult`], the two answers every search gives when it
 //! has nothing better (a finished game, or a stop before any move was searched), and the
-//! [`Reporter`] that hands progress to the caller while a search runs.
+//! `Reporter` that hands progress to the caller while a search runs.
 
 use std::time::{Duration, Instant};
 
