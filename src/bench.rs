@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
+use crate::engine::api::{Algorithm, EngineSettings, search_with_table};
 use crate::engine::limits::Limits;
 use crate::engine::limits::StopFlag;
 use crate::engine::score;
-use crate::engine::search::{Algorithm, EngineSettings, search_with_table};
 use crate::engine::tree::NoopObserver;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Game, perft, stats};

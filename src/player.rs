@@ -7,8 +7,8 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::config::SideConfig;
+use crate::engine::api::{Algorithm, EngineSettings, SearchResult, search_with_table};
 use crate::engine::limits::StopFlag;
-use crate::engine::search::{Algorithm, EngineSettings, SearchResult, search_with_table};
 use crate::engine::tree::{NoopObserver, SearchObserver, SearchTree, TreeRecorder};
 use crate::engine::tt::TranspositionTable;
 use crate::error::ConfigError;

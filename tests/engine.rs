@@ -6,10 +6,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use gametree::engine::api::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::full;
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::tt::TranspositionTable;
 use gametree::engine::{Evaluator, Game};

@@ -6,9 +6,9 @@
 // Helpers here are only called from tests: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
+use gametree::engine::api::{Algorithm, EngineSettings, SearchResult};
 use gametree::engine::perft::{divide, perft};
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult};
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::gomoku::eval::{FACING_OPEN_FOUR, FOUR_TO_MOVE};
 use gametree::games::gomoku::shape::{Shape, ShapeTable};

@@ -10,9 +10,9 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use gametree::engine::api::{Algorithm, EngineSettings, SearchResult};
 use gametree::engine::perft::perft;
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult};
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::dots::{Dots, DotsEval};
 use gametree::games::gomoku::{Gomoku, GomokuEval, Rule};

@@ -3,8 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use gametree::engine::api::{Algorithm, EngineSettings, search};
 use gametree::engine::limits::StopFlag;
-use gametree::engine::search::{Algorithm, EngineSettings, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::games::tictactoe::{LinesEval, TicTacToe};
 use rand::SeedableRng;

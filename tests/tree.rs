@@ -3,9 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use gametree::engine::api::{Algorithm, EngineSettings, search};
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score::{INFINITY, WIN};
-use gametree::engine::search::{Algorithm, EngineSettings, search};
 use gametree::engine::tree::{Bound, SearchTree, TreeRecorder};
 use gametree::engine::{Evaluator, Game, Player};
 use gametree::export::{ExportTree, export, to_dot, to_text};
@@ -25,7 +25,7 @@ fn record<G: Game, E: Evaluator<G>>(
     ordering: bool,
     budget: usize,
 ) -> (
-    gametree::engine::search::SearchResult<G::Move>,
+    gametree::engine::api::SearchResult<G::Move>,
     SearchTree<G::Move>,
 ) {
     let settings = EngineSettings {

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use gametree::config::{Config, PlayerKind};
-use gametree::engine::search::SearchResult;
+use gametree::engine::api::SearchResult;
 use gametree::engine::stats::SearchStats;
 use gametree::engine::{Game, Player};
 use gametree::games::tictactoe::TicTacToe;
@@ -50,7 +50,7 @@ fn config(first_human: bool, second_human: bool) -> Config {
     // Depth-limited alpha-beta: these tests are about the program, and want searches that
     // are quick and the same on every run (no time limit).
     for side in [&mut config.players.first, &mut config.players.second] {
-        side.engine.algorithm = gametree::engine::search::Algorithm::AlphaBeta;
+        side.engine.algorithm = gametree::engine::api::Algorithm::AlphaBeta;
         side.engine.limits.time = None;
         side.engine.threads = 1;
     }
@@ -945,7 +945,7 @@ fn the_worker_plays_tictactoe_and_counts_minimax_nodes_like_minimax() {
     assert!(best.is_some());
     // The count equals the nodes plain minimax really visits at the same depth.
     let mut side = config.players.first.clone();
-    side.engine.algorithm = gametree::engine::search::Algorithm::Minimax;
+    side.engine.algorithm = gametree::engine::api::Algorithm::Minimax;
     let mut plain =
         gametree::player::EnginePlayer::<TicTacToe>::new(&side, &options, "t", "first").unwrap();
     let result = plain.think(
@@ -1073,7 +1073,7 @@ fn setup_refuses_out_of_range_values_inline_with_the_range() {
     press(&mut state, &typed("5"));
     assert_eq!(state.editing, None);
     assert!(state.error.clone().unwrap().contains("full engine only"));
-    state.config.players.second.engine.algorithm = gametree::engine::search::Algorithm::Full;
+    state.config.players.second.engine.algorithm = gametree::engine::api::Algorithm::Full;
     // Words where numbers belong are refused too.
     press(&mut state, &typed("soon"));
     press(&mut state, &[KeyCode::Enter]);
@@ -1118,7 +1118,7 @@ fn setup_chooses_game_sides_and_engine_settings_then_starts() {
     assert_eq!(state.config.players.second.kind, PlayerKind::Human);
     // Per-side settings: Right picks the second column, Space changes the value.
     select(&mut state, Row::engine("algorithm"));
-    let all = gametree::engine::search::Algorithm::ALL;
+    let all = gametree::engine::api::Algorithm::ALL;
     let before = state.config.players.second.engine.algorithm;
     let next = all[(all.iter().position(|&a| a == before).unwrap() + 1) % all.len()];
     press(&mut state, &[KeyCode::Right, KeyCode::Char(' ')]);
@@ -1508,8 +1508,8 @@ fn gomoku_play_by_keyboard_and_mouse() {
 // The search-tree pane
 // ---------------------------------------------------------------------------------------
 
+use gametree::engine::api::{Algorithm, EngineSettings};
 use gametree::engine::score;
-use gametree::engine::search::{Algorithm, EngineSettings};
 use gametree::engine::stats::group_digits;
 use gametree::engine::tree::{Bound, SearchTree, TreeNode};
 use gametree::tui::tree_browser::bound_text;
@@ -2460,7 +2460,7 @@ fn transposition_table_hits_are_marked_and_explained() {
 // The reviewer's findings on issue 3 (numbers in the names of the tests' comments)
 // ---------------------------------------------------------------------------------------
 
-use gametree::engine::search::Algorithm as Algo;
+use gametree::engine::api::Algorithm as Algo;
 use gametree::tui::panes::status_bar::key_hints;
 use gametree::tui::runner::{SetupExit, run_game_and_setup};
 

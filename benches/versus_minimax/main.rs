@@ -15,10 +15,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
+use gametree::engine::api::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::full;
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score::{self, MAX_PLY};
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::tt::TranspositionTable;
 use gametree::engine::{Evaluator, Game, perft::perft};

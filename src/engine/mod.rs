@@ -1,12 +1,27 @@
 //! The game-agnostic engine: the [`Game`] and [`Evaluator`] traits and the searches over them.
 //! It knows nothing about any particular game, the terminal or the command line.
+//!
+//! Callers start at [`api`]: `search` and `search_with_table` run the search the settings ask
+//! for, and every type they need is re-exported there. Below it, with imports only pointing
+//! down (no module imports one that imports it back):
+//! - [`reference`](mod@reference): plain minimax and alpha-beta, the searches the others are checked against;
+//! - [`full`]: the full engine, one file per concern (iterative deepening, the root, the node
+//!   search, splitting among threads);
+//! - [`ply`]: what both searches share: the sign rule, the per-ply buffers and PV table, and
+//!   the static ordering key;
+//! - [`settings`] and [`result`]: what a search is asked and what it answers;
+//! - [`score`], [`stats`], [`tree`], [`tt`], [`ordering`], [`limits`]: the parts a search is
+//!   built from; [`perft`] counts move paths to test move generation.
 
+pub mod api;
 pub mod full;
 pub mod limits;
 pub mod ordering;
 pub mod perft;
+pub mod ply;
+pub mod reference;
+pub mod result;
 pub mod score;
-pub mod search;
 pub mod settings;
 pub mod stats;
 pub mod tree;

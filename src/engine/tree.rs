@@ -17,6 +17,21 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The kind of a fail-soft `value` returned from the window `[alpha, beta]`: a lower
+    /// bound at or above beta, an upper bound at or below alpha, else exact.
+    #[inline]
+    pub fn of(value: i32, alpha: i32, beta: i32) -> Self {
+        if value >= beta {
+            Self::Lower
+        } else if value <= alpha {
+            Self::Upper
+        } else {
+            Self::Exact
+        }
+    }
+}
+
 /// Receives the search's walk through the tree. Every method defaults to nothing, so an
 /// observer that records nothing compiles away.
 pub trait SearchObserver<M> {

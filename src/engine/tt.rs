@@ -1,6 +1,6 @@
 //! The transposition table: a fixed-size, lock-free table keyed by [`Game::hash`] and shared
 //! by every search thread. It knows scores only as plain `i32`s; turning them into
-//! node-relative values and back is the search's business (see `full.rs`).
+//! node-relative values and back is the search's business (see `full/node.rs`).
 //!
 //! Each slot is two `AtomicU64`s: the packed entry and the key XOR the entry. A reader that
 //! catches a slot half-written by another thread sees a key mismatch and treats it as a miss

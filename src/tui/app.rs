@@ -19,7 +19,7 @@ use super::tree_browser::{Preview, Recorded, TreeBrowser};
 use super::view_state::{Dialog, MESSAGE_TICKS, Message, ViewState};
 use super::worker::{Job, Purpose, Report, SearchId, comparison, comparison_depth};
 use crate::config::{Config, PlayerKind, PlayersConfig, UiConfig};
-use crate::engine::search::{EngineSettings, SearchResult};
+use crate::engine::api::{EngineSettings, SearchResult};
 use crate::engine::tree::SearchTree;
 use crate::engine::{Game, Player};
 use crate::games::GameOptions;

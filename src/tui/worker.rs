@@ -7,8 +7,8 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::limits::{Limits, StopFlag};
-use crate::engine::search::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::tree::{Bound, SearchObserver, SearchTree, TreeRecorder};
 use crate::engine::{Game, Player};
 use crate::games::Playable;

@@ -4,9 +4,9 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+use gametree::engine::api::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::limits::StopFlag;
 use gametree::engine::score::{self, MARGIN_UNIT};
-use gametree::engine::search::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::tree::NoopObserver;
 use gametree::engine::{Evaluator, Game, Scoring};
 use gametree::games::Playable;

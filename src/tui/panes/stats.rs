@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{pane_block, seconds, spinner};
+use crate::engine::api::{Algorithm, SearchResult};
 use crate::engine::score;
-use crate::engine::search::{Algorithm, SearchResult};
 use crate::engine::stats::{SearchStats, group_digits};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, MinimaxCount, format_line};

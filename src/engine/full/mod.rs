@@ -1,0 +1,219 @@
+//! The full engine: iterative deepening with aspiration windows, principal variation search,
+//! a shared transposition table, move ordering (TT move, static evaluation, killers,
+//! history), time control and threads that share the work. Every technique is switchable
+//! ([`EngineSettings`]) so its effect can be measured, and none of them changes the value a
+//! fixed-depth search returns: that equals plain minimax's, which the tests check.
+//!
+//! Two rules keep the table exact:
+//! - An entry is used for a cut-off only at the depth it was searched to, unless its value is
+//!   *proven*: no horizon evaluation influenced it, and it relied on lines at most `depth`
+//!   moves long (its "height"), so it holds for every search at least that deep. A solve
+//!   therefore reuses everything the earlier iterations proved, and iterative deepening stops
+//!   as soon as the root itself is proven.
+//! - Stored values are node-relative: win/loss scores carry the distance from the node, not
+//!   from the root, and margin games store the *remaining* margin (the value minus the points
+//!   the side to move has already banked, [`Game::banked`]). Their hashes leave the banked
+//!   points out, so positions that differ only in banked points share one entry.
+//!
+//! Ties among root moves stay exact as in plain alpha-beta: after the first root move, each
+//! sibling gets a null window just below the best value, and one that reaches it is searched
+//! again with a window that still separates "equal" from "worse". When time runs out in the
+//! middle of an iteration, the answer is the last completed iteration's, unless the partial
+//! one has already searched the previous best move and then found a move that beats it.
+//!
+//! Threads split nodes (the "young brothers wait" rule of parallel alpha-beta, Feldmann et
+//! al. 1990): a node at least `PARALLEL_DEPTH` (5) moves from the horizon searches its first
+//! move alone; if that does not cut off, the other moves are dealt out to all threads, each
+//! taking the next move not yet taken with a floor at the best value any thread has found.
+//! A move that fails low under a floor another thread raised is only known to be at most that
+//! floor, so it never displaces a move that reached the same value. The value is the one a
+//! single thread finds; only the number of nodes changes.
+//!
+//! The search is one `Searcher` per thread, its work split by concern: `iterate` (iterative
+//! deepening, aspiration windows, MTD(f) and time control), `root` (the passes over the root
+//! moves and their exact ties), `node` (the node search: PVS, the table and move ordering)
+//! and `split` (sharing a node's moves among the threads).
+
+mod iterate;
+mod node;
+mod root;
+mod split;
+
+use std::time::Instant;
+
+use rand::Rng;
+
+use super::limits::StopFlag;
+use super::ordering::{OrderingSwitches, OrderingTables};
+use super::ply::PlyStack;
+use super::result::{Reporter, SearchResult};
+use super::settings::EngineSettings;
+use super::stats::SearchStats;
+use super::tree::SearchObserver;
+use super::tt::TranspositionTable;
+use super::{Evaluator, Game};
+
+/// How often (in nodes, a power of two) the stop flag and the clock are read.
+const POLL_INTERVAL: u64 = 256;
+
+/// When to stop: the caller's flag or the deadline. Shared by the threads of a search.
+struct Control<'a> {
+    stop: &'a StopFlag,
+    deadline: Option<Instant>,
+}
+
+/// Runs the full engine on `game`. `table` is reused when given (an engine player keeps one
+/// across moves); otherwise a table of `settings.tt_mb` MiB is made for this search.
+#[allow(clippy::too_many_arguments)]
+pub fn search<G, E, O>(
+    game: &G,
+    evaluator: &E,
+    settings: &EngineSettings,
+    rng: &mut impl Rng,
+    observer: &mut O,
+    stop: &StopFlag,
+    progress: &mut dyn FnMut(&SearchResult<G::Move>),
+    table: Option<&TranspositionTable>,
+) -> SearchResult<G::Move>
+where
+    G: Game,
+    E: Evaluator<G>,
+    O: SearchObserver<G::Move>,
+{
+    let started = Instant::now();
+    let own_table;
+    let table = match (settings.tt, table) {
+        (false, _) => None,
+        (true, Some(t)) => Some(t),
+        (true, None) => {
+            own_table = TranspositionTable::new(settings.tt_mb);
+            Some(&own_table)
+        }
+    };
+    if let Some(t) = table {
+        t.new_search();
+    }
+    let control = Control {
+        stop,
+        deadline: settings.limits.time.map(|time| started + time),
+    };
+    let reporter = Reporter::new(progress, started);
+    let mut main = Searcher::new(
+        game,
+        (evaluator, settings),
+        observer,
+        table,
+        &control,
+        Some(reporter),
+    );
+    // A recorded search runs on one thread: the record is then the whole search.
+    let threads = if O::RECORDS {
+        1
+    } else {
+        thread_count(settings.threads)
+    };
+    main.workers_wanted = threads - 1;
+    main.workers = (0..main.workers_wanted)
+        .map(|_| OrderingTables::new(game.move_space()))
+        .collect();
+    let mut position = game.clone();
+    let mut result = main.iterate(&mut position, rng, started);
+    result.stats.elapsed = started.elapsed();
+    result
+}
+
+/// The number of threads for a `threads` setting (0 = one per core).
+pub fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    } else {
+        threads
+    }
+}
+
+/// One thread's search: what it reads (shared with the other threads) and what it keeps
+/// for itself (counters, ordering tables, per-ply buffers). Its methods live in the
+/// submodules, one concern each.
+struct Searcher<'a, G: Game, E, O> {
+    evaluator: &'a E,
+    settings: &'a EngineSettings,
+    observer: &'a mut O,
+    table: Option<&'a TranspositionTable>,
+    control: &'a Control<'a>,
+    /// The main thread's progress reports (helpers have none).
+    reporter: Option<Reporter<'a, G::Move>>,
+    switches: OrderingSwitches,
+    ordering: OrderingTables,
+    stats: SearchStats,
+    stopped: bool,
+    /// The ordering tables of the other threads that split the root with this one, kept
+    /// from pass to pass (empty on one thread, and in those threads themselves).
+    workers: Vec<OrderingTables>,
+    /// How many such threads there are.
+    workers_wanted: usize,
+    /// Height of the subtree searched last, `None` when a horizon evaluation influenced it.
+    height: Option<u32>,
+    /// Move lists keyed by [`super::ordering::move_key`], and the PV table.
+    plies: PlyStack<G::Move, i64>,
+}
+
+impl<'a, G, E, O> Searcher<'a, G, E, O>
+where
+    G: Game,
+    E: Evaluator<G>,
+    O: SearchObserver<G::Move>,
+{
+    fn new(
+        game: &G,
+        (evaluator, settings): (&'a E, &'a EngineSettings),
+        observer: &'a mut O,
+        table: Option<&'a TranspositionTable>,
+        control: &'a Control<'a>,
+        reporter: Option<Reporter<'a, G::Move>>,
+    ) -> Self {
+        Self {
+            evaluator,
+            settings,
+            observer,
+            table,
+            control,
+            reporter,
+            switches: OrderingSwitches {
+                static_eval: settings.ordering,
+                tt_move: settings.tt,
+                killers: settings.killers && G::CUTOFF_ORDERING,
+                history: settings.history && G::CUTOFF_ORDERING,
+            },
+            ordering: OrderingTables::new(game.move_space()),
+            stats: SearchStats::default(),
+            stopped: false,
+            workers: Vec::new(),
+            workers_wanted: 0,
+            height: None,
+            plies: PlyStack::default(),
+        }
+    }
+
+    /// Stops the search once the caller asks or the deadline passes, and reports progress.
+    fn poll(&mut self) {
+        let control = self.control;
+        if control.stop.is_raised() || control.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
+        }
+        if let Some(reporter) = &mut self.reporter {
+            reporter.tick(&self.stats);
+        }
+    }
+
+    /// The moves a node searches: the game's candidates when limited, its value-preserving
+    /// subset when solving, else every legal move.
+    fn generate(&self, game: &G, out: &mut Vec<G::Move>) {
+        if self.settings.candidates > 0 {
+            game.candidate_moves(out, self.settings.candidates);
+        } else if self.settings.solve {
+            game.solver_moves(out);
+        } else {
+            game.legal_moves(out);
+        }
+    }
+}

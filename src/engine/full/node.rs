@@ -1,0 +1,346 @@
+//! The node search: negamax with a window, principal variation search, the transposition
+//! table (probe, cut-off and store, with node-relative values) and move ordering.
+
+use super::{POLL_INTERVAL, Searcher};
+use crate::engine::ordering::move_key;
+use crate::engine::ply::{child_key, search_child};
+use crate::engine::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
+use crate::engine::tree::{Bound, SearchObserver};
+use crate::engine::tt::Entry;
+use crate::engine::{Evaluator, Game, Scoring};
+
+impl<G, E, O> Searcher<'_, G, E, O>
+where
+    G: Game,
+    E: Evaluator<G>,
+    O: SearchObserver<G::Move>,
+{
+    /// The value of `game` after `mv`, from the mover's side, for ordering: the child's
+    /// outcome or static evaluation.
+    fn static_key(&mut self, game: &mut G, mv: G::Move, ply: usize) -> i32 {
+        child_key(game, mv, ply, self.evaluator, &mut self.stats)
+    }
+
+    /// The moves of the node at `ply`, best-looking first. The static part is the game's
+    /// cheap hint where it has one, else the evaluation of each child; the latter is skipped
+    /// one move above the horizon, where the children are evaluated as leaves anyway and
+    /// sorting them first would evaluate each twice without saving a single leaf.
+    pub(super) fn ordered_moves(
+        &mut self,
+        game: &mut G,
+        ply: usize,
+        depth: u32,
+        tt_move: Option<u16>,
+    ) -> Vec<G::Move> {
+        let mut moves = std::mem::take(&mut self.plies.moves[ply]);
+        self.generate(game, &mut moves);
+        let mut keyed = std::mem::take(&mut self.plies.keyed[ply]);
+        keyed.clear();
+        let mut switches = self.switches;
+        switches.static_eval &= G::ORDER_HINTS || depth > 1;
+        let any = switches.static_eval
+            || (switches.tt_move && tt_move.is_some())
+            || switches.killers
+            || switches.history;
+        if moves.len() < 2 || !any {
+            self.plies.keyed[ply] = keyed;
+            return moves;
+        }
+        let killers = self.ordering.killers(ply);
+        let mover = game.to_move();
+        let orientation = game.table_orientation();
+        let mut top = 0;
+        for (i, &mv) in moves.iter().enumerate() {
+            let index = game.move_index(mv);
+            let static_key = if !switches.static_eval {
+                0
+            } else if G::ORDER_HINTS {
+                game.order_hint(mv)
+            } else {
+                self.static_key(game, mv, ply)
+            };
+            let is_tt_move = tt_move
+                .is_some_and(|t| usize::from(t) == game.table_move_index_in(orientation, mv));
+            let key = move_key(
+                switches,
+                is_tt_move,
+                index,
+                killers,
+                static_key,
+                self.ordering.history(mover, index),
+            );
+            if key > keyed.get(top).map_or(i64::MIN, |&(k, _)| k) {
+                top = i;
+            }
+            keyed.push((key, mv));
+        }
+        // Only the first move is placed now (most cut-offs come from it); the others are
+        // sorted when they are needed (`order_rest`). Rotating it to the front keeps the
+        // others in generation order, so the final order is that of a stable sort.
+        keyed[..=top].rotate_right(1);
+        moves.clear();
+        moves.extend(keyed.iter().map(|&(_, mv)| mv));
+        self.plies.keyed[ply] = keyed;
+        moves
+    }
+
+    /// Sorts the moves after the first of the node at `ply` by their keys (stable: equal keys
+    /// keep generation order, so searches stay reproducible), once the first has not cut off.
+    pub(super) fn order_rest(&mut self, ply: usize, moves: &mut [G::Move]) {
+        let keyed = &mut self.plies.keyed[ply];
+        if keyed.len() != moves.len() || keyed.len() < 3 {
+            return;
+        }
+        keyed[1..].sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()).skip(1) {
+            *slot = mv;
+        }
+    }
+
+    pub(super) fn child(
+        &mut self,
+        game: &mut G,
+        mv: G::Move,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        search_child(game, mv, alpha, beta, |game, alpha, beta| {
+            self.node(game, mv, depth - 1, ply + 1, alpha, beta)
+        })
+    }
+
+    /// Searches `mv` after a first move: with PVS a null window at `low` first, and the
+    /// window `[low, beta]` only when the move reaches above `low`.
+    pub(super) fn sibling(
+        &mut self,
+        game: &mut G,
+        mv: G::Move,
+        depth: u32,
+        ply: usize,
+        low: i32,
+        beta: i32,
+    ) -> i32 {
+        if !self.settings.pvs {
+            return self.child(game, mv, depth, ply, low, beta);
+        }
+        let value = self.child(game, mv, depth, ply, low, low + 1);
+        if value > low && value < beta && !self.stopped {
+            self.child(game, mv, depth, ply, low, beta)
+        } else {
+            value
+        }
+    }
+
+    /// Negamax with a window: the value of `game` for its side to move, `depth` moves deep.
+    fn node(
+        &mut self,
+        game: &mut G,
+        mv: G::Move,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.stats.nodes += 1;
+        if self.stats.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.poll();
+        }
+        if self.stopped {
+            self.height = None;
+            return 0;
+        }
+        self.observer
+            .enter(Some(mv), depth, game.to_move(), alpha, beta);
+        self.plies.pv[ply].clear();
+        if let Some(outcome) = game.outcome() {
+            self.stats.terminals += 1;
+            let value = score::terminal::<G>(outcome, game.to_move(), ply as u32);
+            self.height = Some(0);
+            self.observer.leave(value, Bound::Exact, 0);
+            return value;
+        }
+        if depth == 0 {
+            // Nothing is stored at depth 0 (a proven entry there would be a finished game).
+            self.stats.leaf_evals += 1;
+            let value = score::evaluate(self.evaluator, game);
+            self.height = None;
+            self.observer.leave(value, Bound::Exact, 0);
+            return value;
+        }
+        if let Some((lowest, highest)) = score::margin_range(game) {
+            // Every unbanked point to one side or the other bounds the value: prune when the
+            // whole range lies outside the window. Proven: it holds at any depth.
+            let cut = if highest <= alpha {
+                Some((highest, Bound::Upper))
+            } else if lowest >= beta {
+                Some((lowest, Bound::Lower))
+            } else {
+                None
+            };
+            if let Some((value, bound)) = cut {
+                self.stats.bound_cutoffs += 1;
+                self.height = Some(0);
+                self.observer.leave(value, bound, 0);
+                return value;
+            }
+        }
+        let hash = game.hash();
+        let mut tt_move = None;
+        if let Some(table) = self.table
+            && let Some(entry) = table.probe(hash)
+        {
+            self.stats.tt_hits += 1;
+            tt_move = entry.best;
+            let applies = if entry.proven {
+                entry.depth <= depth
+            } else {
+                entry.depth == depth
+            };
+            if applies {
+                let value = value_from_table(entry.value, game, ply);
+                let cuts = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                };
+                if cuts {
+                    self.stats.tt_cutoffs += 1;
+                    self.height = entry.proven.then_some(entry.depth);
+                    self.observer.tt_hit();
+                    self.observer.leave(value, entry.bound, 0);
+                    return value;
+                }
+            }
+        }
+        let mut moves = self.ordered_moves(game, ply, depth, tt_move);
+        let mover = game.to_move();
+        let mut best = -INFINITY;
+        let mut best_index = None;
+        let mut low = alpha;
+        let mut skipped = 0;
+        // Candidate limits skip legal moves: nothing searched with them is proven.
+        let mut height = (self.settings.candidates == 0).then_some(0);
+        // With several threads, the moves after the first are shared among them once the
+        // first has not cut off.
+        let split = self.can_split(depth, moves.len());
+        let alone = if split { 1 } else { moves.len() };
+        let mut cut_at = None;
+        for i in 0..alone {
+            if i == 1 {
+                self.order_rest(ply, &mut moves);
+            }
+            let child_move = moves[i];
+            let value = if i == 0 {
+                self.child(game, child_move, depth, ply, low, beta)
+            } else {
+                self.sibling(game, child_move, depth, ply, low, beta)
+            };
+            if self.stopped {
+                break;
+            }
+            height = height.zip(self.height).map(|(h, c)| h.max(c + 1));
+            if value > best {
+                best = value;
+                best_index = Some(game.table_move_index(child_move));
+                self.plies.pv.update(ply, child_move);
+                low = low.max(value);
+            }
+            if low >= beta {
+                cut_at = Some(i);
+                break;
+            }
+        }
+        if split && cut_at.is_none() && !self.stopped {
+            self.order_rest(ply, &mut moves);
+            let start = best.max(alpha);
+            let mut results = self.split(game, depth, ply, &moves, (start, alpha, beta, false));
+            results.sort_by_key(|r| r.index);
+            // The first move's value is exact or a lower bound; so far nothing is only an
+            // upper bound.
+            let mut best_is_upper = false;
+            for r in results {
+                height = height.zip(r.height).map(|(h, c)| h.max(c + 1));
+                // A move that failed low under a floor raised by another thread is at most
+                // that floor: it may equal the best value without being as good, so it never
+                // displaces a move that reached the value.
+                let is_upper = r.value <= r.floor;
+                if r.value > best || (r.value == best && best_is_upper && !is_upper) {
+                    best_is_upper = is_upper;
+                    best = r.value;
+                    best_index = Some(game.table_move_index(moves[r.index]));
+                    self.plies.pv[ply].clone_from(&r.pv);
+                    low = low.max(r.value);
+                }
+                if low >= beta {
+                    cut_at = Some(r.index);
+                    break;
+                }
+            }
+        }
+        if let Some(i) = cut_at {
+            self.stats.cutoffs += 1;
+            if self.switches.killers || self.switches.history {
+                let index = game.move_index(moves[i]);
+                self.ordering.record_cutoff(mover, index, ply, depth);
+            }
+            skipped = (moves.len() - i - 1) as u32;
+        }
+        self.plies.moves[ply] = moves;
+        let bound = Bound::of(best, alpha, beta);
+        if self.stopped {
+            self.height = None;
+        } else {
+            if let Some(table) = self.table {
+                table.store(
+                    hash,
+                    Entry {
+                        value: value_to_table(best, game, ply),
+                        bound,
+                        depth: height.unwrap_or(depth),
+                        proven: height.is_some(),
+                        best: best_index.map(|i| i as u16),
+                    },
+                );
+            }
+            self.height = height;
+        }
+        self.observer.leave(best, bound, skipped);
+        best
+    }
+}
+
+/// A value as the table keeps it: relative to the node (see the docs of [`super`]).
+#[inline]
+fn value_to_table<G: Game>(value: i32, game: &G, ply: usize) -> i32 {
+    match G::SCORING {
+        Scoring::Margin => value - game.banked() * game.to_move().sign() * MARGIN_UNIT,
+        Scoring::WinLoss => {
+            if value > WIN_THRESHOLD {
+                value + ply as i32
+            } else if value < -WIN_THRESHOLD {
+                value - ply as i32
+            } else {
+                value
+            }
+        }
+    }
+}
+
+/// The inverse of [`value_to_table`] at the node where the entry is used.
+#[inline]
+fn value_from_table<G: Game>(stored: i32, game: &G, ply: usize) -> i32 {
+    match G::SCORING {
+        Scoring::Margin => stored + game.banked() * game.to_move().sign() * MARGIN_UNIT,
+        Scoring::WinLoss => {
+            if stored > WIN_THRESHOLD {
+                stored - ply as i32
+            } else if stored < -WIN_THRESHOLD {
+                stored + ply as i32
+            } else {
+                stored
+            }
+        }
+    }
+}
