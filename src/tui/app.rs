@@ -828,19 +828,20 @@ impl<G: HasBoard> App<G> {
         }
         let prunes = settings.algorithm.prunes();
         let pv = format_line(self.session.current(), &result.pv);
-        self.engine
-            .remember(search, result.clone(), prunes, pv, self.view.tick);
-        self.view.engine_scroll = 0;
+        let (best, raw_value) = (result.best, result.value);
         // Stopped before any root move was searched: the move is only the first legal one,
         // and its value means nothing.
         let value = (result.stats.depth > 0).then_some(result.value);
-        match (search.purpose, result.best) {
+        self.engine
+            .remember(search, result, prunes, pv, self.view.tick);
+        self.view.engine_scroll = 0;
+        match (search.purpose, best) {
             (Purpose::Tree, _) => self.tree_recorded(fx),
             (Purpose::Move, Some(best)) if self.view.dialog.is_some() => {
                 self.engine.hold(search.side, best, value);
             }
             (Purpose::Move, Some(best)) => self.engine_move(search.side, best, value, fx),
-            (Purpose::Hint, Some(best)) => self.show_hint(best, result.value, value),
+            (Purpose::Hint, Some(best)) => self.show_hint(best, raw_value, value),
             (Purpose::Move | Purpose::Hint, None) | (Purpose::Compare, _) => {}
         }
     }

@@ -101,6 +101,9 @@ pub enum Arrival<G: Game> {
 }
 
 /// The engine coordination of one game screen.
+// Four independent switches (paused, recording, tree pane used, one step); an enum would
+// not fit.
+#[allow(clippy::struct_excessive_bools)]
 pub struct EngineDriver<G: Game> {
     /// The search running now.
     pub pending: Option<Pending>,

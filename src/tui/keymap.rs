@@ -581,6 +581,8 @@ pub fn help() -> Vec<(&'static str, &'static str)> {
 }
 
 /// What decides which hints the status bar shows.
+// Independent facts about the screen, each read by its own `When`.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Situation {
     /// Focus and overlays.
