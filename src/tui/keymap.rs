@@ -194,14 +194,12 @@ const fn tree(keys: &'static [KeyCode], action: TreeAction) -> Binding {
     Binding::new(Scope::Tree, keys, Action::Tree(action))
 }
 
-/// Every binding of the game screen, in the order of the help overlay.
+/// Every binding of the game screen. Those with a help line come in the help overlay's
+/// order; a hint's rank orders it among the hints shown with it.
+#[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
     Binding::new(Focus(Pane::Board), &[Up, ch('k')], A::Cursor(Dir::Up))
-        .help(
-            Keys,
-            "←↑↓→ hjkl",
-            "move the board cursor over legal moves (board focused)",
-        )
+        .help(Keys, "←↑↓→ hjkl", "move the board cursor over legal moves (board focused)")
         .hints(&[hint(On::Board, When::HumanToMove, 30, "←↑↓→", "move")]),
     Binding::new(Focus(Pane::Board), &[Down, ch('j')], A::Cursor(Dir::Down)),
     Binding::new(Focus(Pane::Board), &[Left, ch('h')], A::Cursor(Dir::Left)),
@@ -210,196 +208,106 @@ pub const BINDINGS: &[Binding] = &[
         .help(Keys, "Enter Space", "play the move under the cursor")
         .hints(&[hint(On::Board, When::HumanToMove, 31, "⏎", "play")]),
     Binding::new(Global, &[ch('H')], A::Hint)
-        .help(
-            Keys,
-            "H",
-            "hint: the engine's best move for you (h is left, as in vi)",
-        )
+        .help(Keys, "H", "hint: the engine's best move for you (h is left, as in vi)")
         .hints(&[hint(On::Board, When::HumanToMove, 32, "H", "hint")]),
     Binding::new(Global, &[ch('u')], A::Undo)
-        .help(
-            Keys,
-            "u",
-            "undo your turn (the engine's reply goes back with it)",
-        )
+        .help(Keys, "u", "undo your turn (the engine's reply goes back with it)")
         .hints(&[hint(On::Panes, When::AfterStart, 50, "u", "undo")]),
     Binding::new(Global, &[ch('r')], A::Redo)
         .help(Keys, "r  Ctrl-r", "redo a taken-back turn")
         .hints(&[hint(On::Panes, When::NotAtEnd, 40, "r", "redo")]),
     Binding::new(Ctrl, &[ch('r')], A::Redo),
-    Binding::new(Global, &[ch('['), ch('<')], A::StepBack).help(
-        Keys,
-        "[ ]  < >",
-        "step back / forward through the game, keeping later moves",
-    ),
+    Binding::new(Global, &[ch('['), ch('<')], A::StepBack)
+        .help(Keys, "[ ]  < >", "step back / forward through the game, keeping later moves"),
     Binding::new(Global, &[ch(']'), ch('>')], A::StepForward),
-    Binding::new(
-        Focus(Pane::Moves),
-        &[Up, Left, ch('k'), ch('h')],
-        A::StepBack,
-    )
-    .help(
-        Keys,
-        "←→ ↑↓ hjkl",
-        "the same, only while Moves has the focus (Tab)",
-    )
-    .hints(&[hint(On::Moves, When::Always, 30, "↑↓", "step")]),
-    Binding::new(
-        Focus(Pane::Moves),
-        &[Down, Right, ch('j'), ch('l')],
-        A::StepForward,
-    ),
+    Binding::new(Focus(Pane::Moves), &[Up, Left, ch('k'), ch('h')], A::StepBack)
+        .help(Keys, "←→ ↑↓ hjkl", "the same, only while Moves has the focus (Tab)")
+        .hints(&[hint(On::Moves, When::Always, 30, "↑↓", "step")]),
+    Binding::new(Focus(Pane::Moves), &[Down, Right, ch('j'), ch('l')], A::StepForward),
     Binding::new(Focus(Pane::Moves), &[PageUp], A::Scroll(-10))
-        .help(
-            Keys,
-            "PgUp PgDn",
-            "in Moves: scroll the list; in Engine: scroll it",
-        )
+        .help(Keys, "PgUp PgDn", "in Moves: scroll the list; in Engine: scroll it")
         .hints(&[hint(On::Moves, When::Always, 31, "PgUp PgDn", "scroll")]),
     Binding::new(Focus(Pane::Moves), &[PageDown], A::Scroll(10)),
     Binding::new(Focus(Pane::Engine), &[PageUp], A::EngineScroll(-5)),
     Binding::new(Focus(Pane::Engine), &[PageDown], A::EngineScroll(5)),
     Binding::new(Focus(Pane::Engine), &[Up, ch('k')], A::EngineScroll(-1))
-        .help(
-            Keys,
-            "↑↓ in Engine",
-            "scroll the engine pane (a long principal variation)",
-        )
+        .help(Keys, "↑↓ in Engine", "scroll the engine pane (a long principal variation)")
         .hints(&[hint(On::Engine, When::Always, 30, "↑↓ PgUp PgDn", "scroll")]),
     Binding::new(Focus(Pane::Engine), &[Down, ch('j')], A::EngineScroll(1)),
     Binding::new(Global, &[Home], A::First)
-        .help(
-            Keys,
-            "Home End",
-            "view the start / go back to the latest position",
-        )
+        .help(Keys, "Home End", "view the start / go back to the latest position")
         .hints(&[hint(On::Moves, When::Always, 32, "Home", "start")]),
-    Binding::new(Global, &[End], A::Last).hints(&[hint(
-        On::Panes,
-        When::NotAtEnd,
-        41,
-        "End",
-        "latest",
-    )]),
+    Binding::new(Global, &[End], A::Last)
+        .hints(&[hint(On::Panes, When::NotAtEnd, 41, "End", "latest")]),
     Binding::new(Global, &[Esc, ch('m')], A::MoveNow)
-        .help(
-            Keys,
-            "Esc m",
-            "make the thinking engine move now (in the tree: m only)",
-        )
+        .help(Keys, "Esc m", "make the thinking engine move now (in the tree: m only)")
         .hints(&[
             hint(On::Panes, When::EngineMoving, 10, "Esc", "move now"),
             hint(On::Tree, When::EngineMoving, 60, "m", "move now"),
         ]),
-    Binding::new(Global, &[ch('p')], A::Pause).help(
-        Keys,
-        "Space p  .",
-        "engine vs engine: pause or resume; one move while paused",
-    ),
-    Binding::new(EnginesOnly, &[ch(' ')], A::Pause).hints(&[
-        hint(On::Panes, When::EnginesRunning, 20, "Space", "pause"),
-        hint(On::Panes, When::EnginesPaused, 20, "Space", "resume"),
-        hint(On::Tree, When::EnginesRunning, 70, "Space", "pause"),
-        hint(On::Tree, When::EnginesPaused, 70, "Space", "resume"),
-    ]),
-    Binding::new(Global, &[ch('.')], A::StepOnce).hints(&[hint(
-        On::Panes,
-        When::EnginesPaused,
-        21,
-        ".",
-        "one move",
-    )]),
+    Binding::new(Global, &[ch('p')], A::Pause)
+        .help(Keys, "Space p  .", "engine vs engine: pause or resume; one move while paused"),
+    Binding::new(EnginesOnly, &[ch(' ')], A::Pause)
+        .hints(&[
+            hint(On::Panes, When::EnginesRunning, 20, "Space", "pause"),
+            hint(On::Panes, When::EnginesPaused, 20, "Space", "resume"),
+            hint(On::Tree, When::EnginesRunning, 70, "Space", "pause"),
+            hint(On::Tree, When::EnginesPaused, 70, "Space", "resume"),
+        ]),
+    Binding::new(Global, &[ch('.')], A::StepOnce)
+        .hints(&[hint(On::Panes, When::EnginesPaused, 21, ".", "one move")]),
     Binding::new(Global, &[ch('n')], A::NewGame)
         .help(Keys, "n  s", "new game (same settings); save to a file")
         .hints(&[hint(On::Panes, When::GameOver, 60, "n", "new game")]),
-    Binding::new(Global, &[ch('s')], A::Save).hints(&[hint(
-        On::Panes,
-        When::Always,
-        70,
-        "s",
-        "save",
-    )]),
+    Binding::new(Global, &[ch('s')], A::Save)
+        .hints(&[hint(On::Panes, When::Always, 70, "s", "save")]),
     Binding::new(Global, &[ch('o')], A::Setup)
-        .help(
-            Keys,
-            "o",
-            "setup screen; the game is kept there (Esc returns to it)",
-        )
+        .help(Keys, "o", "setup screen; the game is kept there (Esc returns to it)")
         .hints(&[hint(On::Panes, When::Always, 72, "o", "setup")]),
     Binding::new(Global, &[Tab], A::FocusNext)
         .help(Keys, "Tab Shift-Tab", "focus the next / previous pane")
         .hints(&[hint(On::Screen, When::Always, 80, "Tab", "focus")]),
     Binding::new(Global, &[BackTab], A::FocusPrev),
     Binding::new(Global, &[ch('?'), F(1)], A::ToggleHelp)
-        .help(
-            Keys,
-            "? F1",
-            "this help (↑↓ PgUp PgDn scroll it; ? or Esc closes)",
-        )
+        .help(Keys, "? F1", "this help (↑↓ PgUp PgDn scroll it; ? or Esc closes)")
         .hints(&[hint(On::Screen, When::Always, 90, "?", "help")]),
     Binding::new(Global, &[ch('q')], A::Quit)
         .help(Keys, "q  Ctrl-c", "quit (asks if unsaved); quit now")
         .hints(&[hint(On::Screen, When::Always, 91, "q", "quit")]),
-    Binding::new(CtrlAnywhere, &[ch('c'), ch('C')], A::ForceQuit).hints(&[hint(
-        On::Dialog,
-        When::Always,
-        2,
-        "Ctrl-c",
-        "quit now",
-    )]),
+    Binding::new(CtrlAnywhere, &[ch('c'), ch('C')], A::ForceQuit)
+        .hints(&[hint(On::Dialog, When::Always, 2, "Ctrl-c", "quit now")]),
+    // The search tree: `t` and `v` anywhere, the rest while the tree pane has the focus.
     Binding::new(Global, &[ch('t')], A::RecordTree)
-        .help(
-            TreeKeys,
-            "t",
-            "search the position on the board, record the tree, browse it",
-        )
+        .help(TreeKeys, "t", "search the position on the board, record the tree, browse it")
         .hints(&[
             hint(On::Panes, When::Always, 71, "t", "tree"),
             hint(On::Tree, When::Always, 40, "t", "search"),
         ]),
     Binding::new(Global, &[ch('v')], A::Compare)
-        .help(
-            TreeKeys,
-            "v",
-            "compare minimax, alpha-beta unordered and ordered, and more",
-        )
+        .help(TreeKeys, "v", "compare minimax, alpha-beta unordered and ordered, and more")
         .hints(&[hint(On::Tree, When::Always, 41, "v", "compare")]),
     tree(&[Up, ch('k')], T::Up)
-        .help(
-            TreeKeys,
-            "↑↓ PgUp PgDn",
-            "select a node (these keys while the tree is focused)",
-        )
+        .help(TreeKeys, "↑↓ PgUp PgDn", "select a node (these keys while the tree is focused)")
         .hints(&[hint(On::Tree, When::TreeShown, 20, "↑↓", "select")]),
     tree(&[Down, ch('j')], T::Down),
     tree(&[PageUp], T::PageUp),
     tree(&[PageDown], T::PageDown),
-    tree(&[Home], T::Top).help(TreeKeys, "Home End", "the root / the last row"),
+    tree(&[Home], T::Top)
+        .help(TreeKeys, "Home End", "the root / the last row"),
     tree(&[End], T::Bottom),
     tree(&[Right, ch('l')], T::Expand)
-        .help(
-            TreeKeys,
-            "→ l  Enter",
-            "open (on an open node: its first child); Enter toggles",
-        )
+        .help(TreeKeys, "→ l  Enter", "open (on an open node: its first child); Enter toggles")
         .hints(&[hint(On::Tree, When::TreeShown, 21, "←→", "close/open")]),
     tree(&[Enter], T::Toggle),
-    tree(&[Left, ch('h')], T::CollapseOrParent).help(TreeKeys, "← h", "close, or go to the parent"),
+    tree(&[Left, ch('h')], T::CollapseOrParent)
+        .help(TreeKeys, "← h", "close, or go to the parent"),
     tree(&[ch('p')], T::ExpandPv)
-        .help(
-            TreeKeys,
-            "p  *  c",
-            "open the principal variation; the whole subtree; close all",
-        )
+        .help(TreeKeys, "p  *  c", "open the principal variation; the whole subtree; close all")
         .hints(&[hint(On::Tree, When::TreeShown, 22, "p", "PV")]),
-    tree(&[ch('*')], T::ExpandSubtree).hints(&[hint(
-        On::Tree,
-        When::TreeShown,
-        23,
-        "*",
-        "subtree",
-    )]),
-    tree(&[ch('c')], T::CollapseAll).hints(&[hint(On::Tree, When::TreeShown, 24, "c", "collapse")]),
+    tree(&[ch('*')], T::ExpandSubtree)
+        .hints(&[hint(On::Tree, When::TreeShown, 23, "*", "subtree")]),
+    tree(&[ch('c')], T::CollapseAll)
+        .hints(&[hint(On::Tree, When::TreeShown, 24, "c", "collapse")]),
     tree(&[ch('1')], T::Show(0))
         .help(TreeKeys, "1-9", "browse that tree of a comparison")
         .hints(&[hint(On::Tree, When::SeveralTrees, 30, "1-9", "tree")]),
@@ -411,49 +319,23 @@ pub const BINDINGS: &[Binding] = &[
     tree(&[ch('7')], T::Show(6)),
     tree(&[ch('8')], T::Show(7)),
     tree(&[ch('9')], T::Show(8)),
-    tree(&[ch('R')], T::ToggleRecording).help(
-        TreeKeys,
-        "R",
-        "record the engine's own searches on/off (on once used)",
-    ),
+    tree(&[ch('R')], T::ToggleRecording)
+        .help(TreeKeys, "R", "record the engine's own searches on/off (on once used)"),
     tree(&[Esc], T::Leave)
-        .help(
-            TreeKeys,
-            "Esc",
-            "stop a tree search; else back to the live board",
-        )
+        .help(TreeKeys, "Esc", "stop a tree search; else back to the live board")
         .hints(&[
             hint(On::Tree, When::TreeSearching, 10, "Esc", "stop"),
             hint(On::Tree, When::NotTreeSearching, 50, "Esc", "live board"),
         ]),
-    Binding::new(Scope::Dialog, &[ch('y'), ch('Y'), Enter], A::Yes).hints(&[hint(
-        On::Dialog,
-        When::Always,
-        0,
-        "y ⏎",
-        "yes",
-    )]),
-    Binding::new(Scope::Dialog, &[ch('n'), ch('N'), ch('q'), Esc], A::No).hints(&[hint(
-        On::Dialog,
-        When::Always,
-        1,
-        "n Esc",
-        "no",
-    )]),
-    Binding::new(Scope::Help, &[Esc, Enter, ch('?'), ch('q')], A::Close).hints(&[hint(
-        On::Help,
-        When::Always,
-        1,
-        "? Esc",
-        "close",
-    )]),
-    Binding::new(Scope::Help, &[Up, ch('k')], A::HelpScroll(-1)).hints(&[hint(
-        On::Help,
-        When::Always,
-        0,
-        "↑↓ PgUp PgDn",
-        "scroll",
-    )]),
+    // Overlays: only their own keys (and Ctrl-c) answer while they are open.
+    Binding::new(Scope::Dialog, &[ch('y'), ch('Y'), Enter], A::Yes)
+        .hints(&[hint(On::Dialog, When::Always, 0, "y ⏎", "yes")]),
+    Binding::new(Scope::Dialog, &[ch('n'), ch('N'), ch('q'), Esc], A::No)
+        .hints(&[hint(On::Dialog, When::Always, 1, "n Esc", "no")]),
+    Binding::new(Scope::Help, &[Esc, Enter, ch('?'), ch('q')], A::Close)
+        .hints(&[hint(On::Help, When::Always, 1, "? Esc", "close")]),
+    Binding::new(Scope::Help, &[Up, ch('k')], A::HelpScroll(-1))
+        .hints(&[hint(On::Help, When::Always, 0, "↑↓ PgUp PgDn", "scroll")]),
     Binding::new(Scope::Help, &[Down, ch('j')], A::HelpScroll(1)),
     Binding::new(Scope::Help, &[PageUp], A::HelpScroll(-10)),
     Binding::new(Scope::Help, &[PageDown, ch(' ')], A::HelpScroll(10)),

@@ -462,3 +462,219 @@ fn undo_before_the_first_human_move_does_not_replay_the_engine_opening() {
     assert_eq!(app.session.cursor(), 1);
     assert_eq!(app.view.message.as_ref().unwrap().text, "Nothing to undo");
 }
+
+/// One row of [`keys_and_what_they_do`]: who is human, the keys pressed on a fresh game of
+/// Tic-tac-toe, and what must follow (from the app and every effect of the keys).
+struct KeyCase {
+    what: &'static str,
+    humans: (bool, bool),
+    keys: &'static [KeyEvent],
+    holds: fn(&App<TicTacToe>, &[Effect<TicTacToe>]) -> bool,
+}
+
+const fn plain(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+const fn with_ctrl(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::CONTROL)
+}
+
+const ENTER: KeyEvent = plain(KeyCode::Enter);
+
+const fn char_key(c: char) -> KeyEvent {
+    plain(KeyCode::Char(c))
+}
+
+fn searches(fx: &[Effect<TicTacToe>], want: Purpose) -> bool {
+    fx.iter()
+        .any(|e| matches!(e, Effect::Search { purpose, .. } if *purpose == want))
+}
+
+fn is_error(app: &App<TicTacToe>) -> bool {
+    app.view.message.as_ref().is_some_and(|m| m.is_error)
+}
+
+const KEY_CASES: &[KeyCase] = &[
+    KeyCase {
+        what: "Enter plays the centre, where the cursor starts",
+        humans: (true, true),
+        keys: &[ENTER],
+        holds: |app, _| notations(app) == ["b2"],
+    },
+    KeyCase {
+        what: "l and k move the cursor right and up before Enter",
+        humans: (true, true),
+        keys: &[char_key('l'), char_key('k'), ENTER],
+        holds: |app, _| notations(app) == ["c3"],
+    },
+    KeyCase {
+        what: "Space plays too while a human plays",
+        humans: (true, true),
+        keys: &[plain(KeyCode::Down), char_key(' ')],
+        holds: |app, _| notations(app) == ["b1"],
+    },
+    KeyCase {
+        what: "u takes the move back",
+        humans: (true, true),
+        keys: &[ENTER, char_key('u')],
+        holds: |app, _| app.session.cursor() == 0 && app.session.steps().len() == 1,
+    },
+    KeyCase {
+        what: "Ctrl-r redoes it",
+        humans: (true, true),
+        keys: &[ENTER, char_key('u'), with_ctrl(KeyCode::Char('r'))],
+        holds: |app, _| app.session.cursor() == 1,
+    },
+    KeyCase {
+        what: "[ views the start and keeps the move; > comes back",
+        humans: (true, true),
+        keys: &[ENTER, ENTER, char_key('['), char_key('['), char_key('>')],
+        holds: |app, _| app.session.cursor() == 1 && app.session.steps().len() == 2,
+    },
+    KeyCase {
+        what: "Home views the start, End the latest position",
+        humans: (true, true),
+        keys: &[ENTER, plain(KeyCode::Home)],
+        holds: |app, _| app.session.cursor() == 0 && !app.session.at_end(),
+    },
+    KeyCase {
+        what: "u with nothing to undo says so",
+        humans: (true, false),
+        keys: &[char_key('u')],
+        holds: |app, _| is_error(app) && app.session.steps().is_empty(),
+    },
+    KeyCase {
+        what: "Tab focuses the move log, Shift-Tab goes round to the tree",
+        humans: (true, true),
+        keys: &[
+            plain(KeyCode::Tab),
+            plain(KeyCode::BackTab),
+            plain(KeyCode::BackTab),
+        ],
+        holds: |app, _| app.view.focus == Pane::Tree,
+    },
+    KeyCase {
+        what: "? and F1 toggle the help",
+        humans: (true, true),
+        keys: &[char_key('?'), char_key('?'), plain(KeyCode::F(1))],
+        holds: |app, _| app.view.help,
+    },
+    KeyCase {
+        what: "in the help, q closes it instead of quitting",
+        humans: (true, true),
+        keys: &[char_key('?'), char_key('q')],
+        holds: |app, fx| !app.view.help && !fx.contains(&Effect::Quit),
+    },
+    KeyCase {
+        what: "q quits a game with nothing to lose",
+        humans: (true, true),
+        keys: &[char_key('q')],
+        holds: |_, fx| fx.contains(&Effect::Quit),
+    },
+    KeyCase {
+        what: "q asks first when the game is unsaved",
+        humans: (true, true),
+        keys: &[ENTER, char_key('q')],
+        holds: |app, fx| app.view.dialog == Some(Dialog::Quit) && !fx.contains(&Effect::Quit),
+    },
+    KeyCase {
+        what: "Ctrl-c quits at once, unsaved or not",
+        humans: (true, true),
+        keys: &[ENTER, with_ctrl(KeyCode::Char('c'))],
+        holds: |app, fx| app.view.dialog.is_none() && fx.contains(&Effect::Quit),
+    },
+    KeyCase {
+        what: "n asks first when the game is unsaved, and y starts over",
+        humans: (true, true),
+        keys: &[ENTER, char_key('n'), char_key('y')],
+        holds: |app, _| app.session.steps().is_empty() && app.view.dialog.is_none(),
+    },
+    KeyCase {
+        what: "n answered with Esc keeps the game",
+        humans: (true, true),
+        keys: &[ENTER, char_key('n'), plain(KeyCode::Esc)],
+        holds: |app, _| notations(app) == ["b2"] && app.view.dialog.is_none(),
+    },
+    KeyCase {
+        what: "s saves",
+        humans: (true, true),
+        keys: &[char_key('s')],
+        holds: |_, fx| fx.contains(&Effect::Save),
+    },
+    KeyCase {
+        what: "o opens the setup screen",
+        humans: (true, true),
+        keys: &[char_key('o')],
+        holds: |_, fx| fx.contains(&Effect::Setup),
+    },
+    KeyCase {
+        what: "H asks the engine for a hint",
+        humans: (true, false),
+        keys: &[char_key('H')],
+        holds: |_, fx| searches(fx, Purpose::Hint),
+    },
+    KeyCase {
+        what: "h is the vi key for left, not a hint",
+        humans: (true, false),
+        keys: &[char_key('h'), ENTER],
+        holds: |app, fx| !searches(fx, Purpose::Hint) && notations(app) == ["a2"],
+    },
+    KeyCase {
+        what: "t records a search of the position and focuses the tree",
+        humans: (true, true),
+        keys: &[char_key('t')],
+        holds: |app, fx| searches(fx, Purpose::Tree) && app.view.focus == Pane::Tree,
+    },
+    KeyCase {
+        what: "v compares the searches",
+        humans: (true, true),
+        keys: &[char_key('v')],
+        holds: |_, fx| searches(fx, Purpose::Compare),
+    },
+    KeyCase {
+        what: "m makes the thinking engine move now",
+        humans: (false, true),
+        keys: &[char_key('m')],
+        holds: |app, fx| fx.contains(&Effect::Stop) && app.engine.pending.unwrap().hurried,
+    },
+    KeyCase {
+        what: "Space pauses engine against engine",
+        humans: (false, false),
+        keys: &[char_key(' ')],
+        holds: |app, fx| app.engine.paused && fx.contains(&Effect::Stop),
+    },
+    KeyCase {
+        what: ". plays one engine move while paused",
+        humans: (false, false),
+        keys: &[char_key('p'), char_key('.')],
+        holds: |app, fx| app.engine.paused && searches(&fx[1..], Purpose::Move),
+    },
+    KeyCase {
+        what: ". while not paused says how to pause",
+        humans: (true, true),
+        keys: &[char_key('.')],
+        holds: |app, fx| is_error(app) && fx.is_empty(),
+    },
+];
+
+/// Keys and what they do, one row each, on a fresh game.
+#[test]
+fn keys_and_what_they_do() {
+    for case in KEY_CASES {
+        let mut app = new_app::<TicTacToe>(&config(case.humans.0, case.humans.1));
+        let mut fx = app.start();
+        for &key in case.keys {
+            fx.extend(app.update(Event::Input(CtEvent::Key(key))));
+        }
+        assert!(
+            (case.holds)(&app, &fx),
+            "{}: focus {:?}, moves {:?}, dialog {:?}, message {:?}, effects {fx:?}",
+            case.what,
+            app.view.focus,
+            notations(&app),
+            app.view.dialog,
+            app.view.message
+        );
+    }
+}
