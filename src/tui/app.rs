@@ -13,8 +13,7 @@ use ratatui::layout::{Position, Rect, Size};
 
 use super::action::{Action, Dir, Pane, TreeAction};
 use super::boards::{BoardView, HasBoard};
-use super::driver::Arrival;
-pub use super::driver::{EngineDriver, LastSearch, MinimaxCount, Pending, format_line};
+use super::driver::{Arrival, EngineDriver, Pending, format_line};
 use super::event::Event;
 use super::keymap::{self, KeyContext, Situation};
 use super::layout::{self, Areas};

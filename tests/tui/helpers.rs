@@ -1,6 +1,7 @@
 //! Helpers shared by the TUI tests: configs and apps, key and mouse events, feeding
 //! events, fake engine answers, rendering on a `TestBackend` and reading the picture back.
 
+use std::path::Path;
 use std::time::Duration;
 
 use gametree::config::{Config, PlayerKind};
@@ -249,3 +250,38 @@ pub fn engine_text<G: HasBoard>(app: &mut App<G>) -> String {
 }
 
 pub const DEADLOCK_GUARD: Duration = Duration::from_secs(60);
+
+/// The screen's text with the spaces at the ends of lines dropped, one `\n` after each line.
+fn snapshot_text(buf: &Buffer) -> String {
+    lines(buf)
+        .iter()
+        .map(|line| format!("{}\n", line.trim_end()))
+        .collect()
+}
+
+/// Compares the screen's text with `tests/tui/snapshots/<name>.txt`; with
+/// `GAMETREE_UPDATE_SNAPSHOTS=1` in the environment it writes the file instead. Colours are
+/// not in the text: the render tests check the styles of the cells that matter.
+pub fn assert_snapshot(name: &str, buf: &Buffer) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/tui/snapshots")
+        .join(format!("{name}.txt"));
+    let text = snapshot_text(buf);
+    if std::env::var_os("GAMETREE_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (GAMETREE_UPDATE_SNAPSHOTS=1 writes it)",
+            path.display()
+        )
+    });
+    assert!(
+        text == want,
+        "the screen differs from {} (GAMETREE_UPDATE_SNAPSHOTS=1 rewrites it after a \
+         deliberate change):\n{text}",
+        path.display()
+    );
+}

@@ -9,6 +9,7 @@ use gametree::games::dots::Dots;
 use gametree::games::gomoku::Gomoku;
 use gametree::games::kalah::Kalah;
 use gametree::games::tictactoe::TicTacToe;
+use gametree::tui::boards::HasBoard;
 use gametree::tui::event::Event;
 use gametree::tui::layout::Areas;
 use gametree::tui::worker::{Purpose, Report};
@@ -16,8 +17,8 @@ use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::Position;
 
 use crate::helpers::{
-    board_inner, config, engine_text, feed, find, key, lines, new_app, play_line, render, screen,
-    search_id, search_result, spot, ttt,
+    assert_snapshot, board_inner, config, engine_text, feed, find, key, lines, new_app, play_line,
+    render, screen, search_id, search_result, spot, ttt,
 };
 
 #[test]
@@ -356,4 +357,24 @@ fn the_enlarge_message_says_q_quits() {
         let text = screen(&render(&mut app, w, h));
         assert!(text.contains("q quits"), "{w}x{h}:\n{text}");
     }
+}
+
+/// A game of `G` two humans play, `line` played, at 80x24 and 120x40 against its snapshots.
+fn screens_match<G: HasBoard>(name: &str, line: &str) {
+    let mut app = new_app::<G>(&config(true, true));
+    play_line(&mut app, line);
+    for (width, height) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, width, height);
+        assert_snapshot(&format!("{name}-{width}x{height}"), &buf);
+    }
+}
+
+/// Whole screens of every game, a few moves in, against the text kept in
+/// `tests/tui/snapshots/`.
+#[test]
+fn every_game_screen_at_80x24_and_120x40_matches_its_snapshot() {
+    screens_match::<TicTacToe>("tictactoe", "b2 a1 c3");
+    screens_match::<Gomoku>("gomoku", "h8 h9 j10");
+    screens_match::<Kalah>("kalah", "a b");
+    screens_match::<Dots>("dots", "h1,1 v1,1 h2,2");
 }
