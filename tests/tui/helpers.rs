@@ -253,10 +253,13 @@ pub const DEADLOCK_GUARD: Duration = Duration::from_secs(60);
 
 /// The screen's text with the spaces at the ends of lines dropped, one `\n` after each line.
 fn snapshot_text(buf: &Buffer) -> String {
-    lines(buf)
+    let mut text = lines(buf)
         .iter()
-        .map(|line| format!("{}\n", line.trim_end()))
-        .collect()
+        .map(|line| line.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n");
+    text.push('\n');
+    text
 }
 
 /// Compares the screen's text with `tests/tui/snapshots/<name>.txt`; with
