@@ -1,6 +1,8 @@
 //! The game screen's state machine: a [`Session`] plus view state, changed only by
 //! [`App::update`], which returns [`Effect`]s (start or stop a search, save, quit) for the
-//! runner to carry out. No drawing, no threads, no clock: time arrives as ticks.
+//! runner to carry out. Engine coordination lives in the [`EngineDriver`]; `App` routes
+//! keys, clicks and reports to it, the session and the view. No drawing, no threads, no
+//! clock: time arrives as ticks.
 
 use std::path::PathBuf;
 
@@ -9,11 +11,16 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::{Position, Rect, Size};
 
-use super::action::{Action, Dir, Pane};
+use super::action::{Action, Dir, Pane, TreeAction};
 use super::boards::{BoardView, HasBoard};
-use super::event::{Event, TICK_MS};
-use super::keymap::{self, KeyContext};
+use super::driver::{Arrival, EngineDriver, Pending, format_line};
+use super::event::Event;
+use super::keymap::{self, KeyContext, Situation};
 use super::layout::{self, Areas};
+use super::panes::board::BoardPane;
+use super::panes::stats::{self, EnginePane};
+use super::panes::status_bar::StatusBar;
+use super::panes::tree::TreePane;
 use super::theme::Theme;
 use super::tree_browser::{Preview, Recorded, TreeBrowser};
 use super::view_state::{Dialog, MESSAGE_TICKS, Message, ViewState};
@@ -54,86 +61,7 @@ pub enum Effect<G: Game> {
     Setup,
 }
 
-/// The search the app is waiting for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pending {
-    /// Its id.
-    pub id: SearchId,
-    /// Whose engine searches.
-    pub side: Player,
-    /// A move or a hint.
-    pub purpose: Purpose,
-    /// The tick it started at.
-    pub started: u64,
-    /// "Move now" was asked: it was told to stop and its answer is awaited.
-    pub hurried: bool,
-}
-
-/// A finished search, kept for the engine pane.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LastSearch<M> {
-    /// Its id.
-    pub id: SearchId,
-    /// Whose engine it was.
-    pub side: Player,
-    /// A move or a hint.
-    pub purpose: Purpose,
-    /// What it found.
-    pub result: SearchResult<M>,
-    /// Plain minimax's node count to the depth the answer came from.
-    pub minimax: MinimaxCount,
-    /// It was told to stop ("move now", a tree search stopped) before it finished.
-    pub hurried: bool,
-    /// Ticks it took, as the app counted them.
-    pub ticks: u64,
-    /// The principal variation in notation, played out from the searched position.
-    pub pv: Vec<String>,
-}
-
-/// Plain minimax's node count for a finished search, as far as it is known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MinimaxCount {
-    /// Not counted: the search was plain minimax, was stopped, or searched no move.
-    NotCounted,
-    /// The worker is counting.
-    Counting,
-    /// More than [`super::worker::MINIMAX_COUNT_BUDGET`] nodes: the count was given up.
-    TooMany,
-    /// This many nodes.
-    Nodes(u64),
-}
-
-/// A recorded search under way: the position it started from, and the tree it sends ahead
-/// of its `Finished`.
-struct Recording<G: Game> {
-    root: G,
-    tree: Option<Box<SearchTree<G::Move>>>,
-}
-
-/// The engine as the app sees it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineState<M> {
-    /// The search running now.
-    pub pending: Option<Pending>,
-    /// Its latest progress report.
-    pub progress: Option<SearchResult<M>>,
-    /// The last finished search.
-    pub last: Option<LastSearch<M>>,
-}
-
-impl<M> Default for EngineState<M> {
-    fn default() -> Self {
-        Self {
-            pending: None,
-            progress: None,
-            last: None,
-        }
-    }
-}
-
 /// The game screen.
-// Four independent switches (paused, dirty, takeback, step once); an enum would not fit.
-#[allow(clippy::struct_excessive_bools)]
 pub struct App<G: HasBoard> {
     /// The game and its history.
     pub session: Session<G>,
@@ -143,14 +71,10 @@ pub struct App<G: HasBoard> {
     pub view: ViewState<CursorOf<G>, G::Move>,
     /// The board's drawing and hit-testing.
     pub board: G::View,
-    /// The engine's searches.
-    pub engine: EngineState<G::Move>,
+    /// The engine's searches: what runs, what came back, pause and pace, recording.
+    pub engine: EngineDriver<G>,
     /// The styles.
     pub theme: Theme,
-    /// The engine's suggestion for the human, with its value.
-    pub hint: Option<(G::Move, i32)>,
-    /// Engine moves are held (Space / p); also set after an engine failure.
-    pub paused: bool,
     /// The step list changed since the last save.
     pub dirty: bool,
     /// Where the game was last saved.
@@ -159,23 +83,10 @@ pub struct App<G: HasBoard> {
     pub settings: [EngineSettings; 2],
     /// The recorded search trees the tree pane shows.
     pub trees: TreeBrowser<G>,
-    /// Nodes a recorded tree keeps (`[tree] max_nodes`).
-    pub max_nodes: usize,
-    /// The engine records its own searches (moves and hints) for the tree pane. Off until
-    /// the tree pane is first used, so normal play runs with the no-op observer; `R`
-    /// toggles it.
-    pub record_engine: bool,
-    tree_used: bool,
-    recording: Option<Recording<G>>,
-    /// An engine move that arrived while a dialog was open, played when it closes.
-    held: Option<(Player, G::Move, Option<i32>)>,
     ui: UiConfig,
     /// The cursor was last moved by undo/redo: a move played there drops the taken-back
     /// moves without asking, as an editor drops its redo list.
     takeback: bool,
-    step_once: bool,
-    pace_left_ms: u64,
-    next_id: SearchId,
 }
 
 impl<G: HasBoard> App<G> {
@@ -193,24 +104,14 @@ impl<G: HasBoard> App<G> {
                 ..ViewState::default()
             },
             board,
-            engine: EngineState::default(),
+            engine: EngineDriver::new(config.tree.max_nodes),
             theme: Theme::default(),
-            hint: None,
-            paused: false,
             dirty: false,
             saved_as: None,
             settings,
             trees: TreeBrowser::default(),
-            max_nodes: config.tree.max_nodes,
-            record_engine: false,
-            tree_used: false,
-            recording: None,
-            held: None,
             ui: config.ui.clone(),
             takeback: false,
-            step_once: false,
-            pace_left_ms: 0,
-            next_id: 1,
         };
         app.follow_log();
         app
@@ -240,7 +141,7 @@ impl<G: HasBoard> App<G> {
 
     /// True while something moves on screen without input (spinner, engine pace).
     pub fn is_animating(&self) -> bool {
-        self.engine.pending.is_some() || self.pace_left_ms > 0
+        self.engine.is_animating()
     }
 
     /// The board's smallest size for the position shown.
@@ -262,6 +163,78 @@ impl<G: HasBoard> App<G> {
         let shown = self.trees.shown()?;
         let id = shown.view.selected_node()?;
         Some(shown.preview(id))
+    }
+
+    /// What the board pane draws.
+    pub fn board_pane(&self) -> BoardPane<'_, G> {
+        let game = self.session.current();
+        let human_to_move = game.outcome().is_none() && self.is_human(game.to_move());
+        BoardPane {
+            session: &self.session,
+            view: &self.board,
+            preview: self.preview(),
+            focus: self.view.focus,
+            cursor: human_to_move.then_some(self.view.cursor),
+            hint: self.engine.hint.map(|(mv, _)| mv),
+            theme: &self.theme,
+        }
+    }
+
+    /// What the engine pane draws.
+    pub fn engine_pane(&self) -> EnginePane<'_, G> {
+        EnginePane {
+            engine: &self.engine,
+            settings: &self.settings,
+            position: self.session.current(),
+            tick: self.view.tick,
+            engine_to_move: self.engines_only() || !self.is_human(self.session.current().to_move()),
+            focus: self.view.focus,
+            scroll: self.view.engine_scroll,
+            theme: &self.theme,
+        }
+    }
+
+    /// What the search-tree pane draws.
+    pub fn tree_pane(&self) -> TreePane<'_, G> {
+        TreePane {
+            trees: &self.trees,
+            session: &self.session,
+            focus: self.view.focus,
+            record_engine: self.engine.record_engine,
+            searching: self.engine.searching(),
+            last_search: self.engine.last.as_ref().map(|l| l.purpose),
+            theme: &self.theme,
+        }
+    }
+
+    /// What the status bar draws.
+    pub fn status_bar(&self) -> StatusBar<'_, G> {
+        StatusBar {
+            session: &self.session,
+            humans: [self.is_human(Player::First), self.is_human(Player::Second)],
+            pending: self.engine.pending,
+            paused: self.engine.paused,
+            tick: self.view.tick,
+            message: self.view.message.as_ref(),
+            situation: self.situation(),
+            theme: &self.theme,
+        }
+    }
+
+    /// What decides the status bar's key hints.
+    pub fn situation(&self) -> Situation {
+        let game = self.session.current();
+        Situation {
+            keys: self.key_context(),
+            searching: self.engine.searching(),
+            paused: self.engine.paused,
+            game_over: game.outcome().is_some(),
+            human_to_move: self.is_human(game.to_move()),
+            at_end: self.session.at_end(),
+            after_start: self.session.cursor() > 0,
+            tree_shown: self.trees.shown().is_some(),
+            several_trees: self.trees.trees.len() > 1,
+        }
     }
 
     /// Rows of the tree list in the current layout.
@@ -321,9 +294,8 @@ impl<G: HasBoard> App<G> {
                 fx.push(Effect::Quit);
             }
         }
-        if self.view.focus == Pane::Tree && !self.tree_used {
-            self.tree_used = true;
-            self.record_engine = true;
+        if self.view.focus == Pane::Tree {
+            self.engine.tree_pane_used();
         }
         fx
     }
@@ -398,7 +370,7 @@ impl<G: HasBoard> App<G> {
             }
             Action::HelpScroll(lines) => {
                 let visible = usize::from(layout::help(self.view.frame).height.saturating_sub(2));
-                let max = keymap::HELP.len().saturating_sub(visible);
+                let max = keymap::help().len().saturating_sub(visible);
                 let scroll = self.view.help_scroll as i64 + i64::from(lines);
                 self.view.help_scroll = scroll.clamp(0, max as i64) as usize;
             }
@@ -408,15 +380,13 @@ impl<G: HasBoard> App<G> {
         }
     }
 
-    fn tree_action(&mut self, action: super::action::TreeAction, fx: &mut Vec<Effect<G>>) {
-        use super::action::TreeAction;
+    fn tree_action(&mut self, action: TreeAction, fx: &mut Vec<Effect<G>>) {
         match action {
             TreeAction::Leave => {
-                if self
-                    .engine
-                    .pending
-                    .is_some_and(|p| matches!(p.purpose, Purpose::Tree | Purpose::Compare))
-                {
+                if matches!(
+                    self.engine.searching(),
+                    Some(Purpose::Tree | Purpose::Compare)
+                ) {
                     self.move_now(fx);
                     self.set_info("Stopping the search: what it recorded stays to browse");
                 } else {
@@ -424,9 +394,8 @@ impl<G: HasBoard> App<G> {
                 }
             }
             TreeAction::ToggleRecording => {
-                self.tree_used = true;
-                self.record_engine = !self.record_engine;
-                self.set_info(if self.record_engine {
+                let recording = self.engine.toggle_recording();
+                self.set_info(if recording {
                     "The engine's searches are recorded for the tree pane"
                 } else {
                     "The engine's searches are not recorded (t still records one)"
@@ -453,7 +422,7 @@ impl<G: HasBoard> App<G> {
             self.set_error("The game is over here: there is nothing to search");
             return;
         }
-        match self.engine.pending.map(|p| p.purpose) {
+        match self.engine.searching() {
             Some(Purpose::Move) => {
                 self.set_error(if self.engines_only() {
                     "The engine is thinking: pause with Space first"
@@ -546,7 +515,7 @@ impl<G: HasBoard> App<G> {
 
     fn commit_human(&mut self, mv: G::Move, fx: &mut Vec<Effect<G>>) {
         self.cancel(fx);
-        self.held = None;
+        self.engine.take_held();
         match self.session.play(mv, None) {
             Ok(()) => {
                 self.view.message = None;
@@ -560,7 +529,7 @@ impl<G: HasBoard> App<G> {
     fn after_move(&mut self) {
         self.dirty = true;
         self.takeback = false;
-        self.hint = None;
+        self.engine.hint = None;
         self.follow_log();
         self.fix_cursor();
     }
@@ -595,10 +564,10 @@ impl<G: HasBoard> App<G> {
             return;
         }
         self.cancel(fx);
-        self.hint = None;
-        self.held = None;
+        self.engine.hint = None;
+        self.engine.take_held();
         let undone = if self.engines_only() {
-            self.paused = true;
+            self.engine.paused = true;
             usize::from(self.session.undo())
         } else {
             self.session.undo_turn(|p| humans[p.index()])
@@ -616,7 +585,7 @@ impl<G: HasBoard> App<G> {
 
     fn redo(&mut self, fx: &mut Vec<Effect<G>>) {
         self.cancel(fx);
-        self.hint = None;
+        self.engine.hint = None;
         let redone = if self.engines_only() {
             usize::from(self.session.redo())
         } else {
@@ -640,13 +609,13 @@ impl<G: HasBoard> App<G> {
             return;
         }
         self.cancel(fx);
-        self.hint = None;
+        self.engine.hint = None;
         self.session.goto(to);
         self.takeback = false;
         if self.session.at_end() {
             self.view.message = None;
         } else if self.engines_only() {
-            self.paused = true;
+            self.engine.paused = true;
         }
         self.follow_log();
         self.fix_cursor();
@@ -667,38 +636,29 @@ impl<G: HasBoard> App<G> {
             return;
         };
         let inner = layout::inner(areas.engine);
-        let total = super::panes::stats::line_count(self, inner.width);
+        let total = stats::line_count(&self.engine_pane(), inner.width);
         let max = total.saturating_sub(usize::from(inner.height));
         let offset = self.view.engine_scroll as i64 + i64::from(lines);
         self.view.engine_scroll = offset.clamp(0, max as i64) as usize;
     }
 
     fn move_now(&mut self, fx: &mut Vec<Effect<G>>) {
-        match &mut self.engine.pending {
-            Some(pending) if !pending.hurried => {
-                pending.hurried = true;
-                fx.push(Effect::Stop);
-            }
-            Some(_) => {}
-            None => {
-                self.hint = None;
-                self.view.message = None;
-            }
+        if self.engine.pending.is_none() {
+            self.engine.hint = None;
+            self.view.message = None;
+        } else if self.engine.hurry() {
+            fx.push(Effect::Stop);
         }
     }
 
     fn pause(&mut self, fx: &mut Vec<Effect<G>>) {
-        if self.paused {
-            self.paused = false;
+        if self.engine.paused {
+            self.engine.paused = false;
             self.set_info("Resumed");
             self.maybe_engine(fx);
         } else {
-            self.paused = true;
-            if self
-                .engine
-                .pending
-                .is_some_and(|p| p.purpose == Purpose::Move)
-            {
+            self.engine.paused = true;
+            if self.engine.searching() == Some(Purpose::Move) {
                 self.cancel(fx);
             }
             self.set_info(if self.view.focus == Pane::Tree {
@@ -710,17 +670,17 @@ impl<G: HasBoard> App<G> {
     }
 
     fn step_once(&mut self, fx: &mut Vec<Effect<G>>) {
-        if !self.paused {
+        if !self.engine.paused {
             self.set_error(". plays one engine move while paused (Space or p pauses)");
             return;
         }
         if self.engine.pending.is_some() {
             return;
         }
-        self.step_once = true;
+        self.engine.set_step_once(true);
         self.maybe_engine(fx);
         if self.engine.pending.is_none() {
-            self.step_once = false;
+            self.engine.set_step_once(false);
             self.set_error("No engine move to play here");
         }
     }
@@ -747,13 +707,8 @@ impl<G: HasBoard> App<G> {
         self.cancel(fx);
         self.session.restart();
         self.dirty = false;
-        self.hint = None;
         self.takeback = false;
-        self.paused = false;
-        self.step_once = false;
-        self.pace_left_ms = 0;
-        self.held = None;
-        self.engine.last = None;
+        self.engine.new_game();
         self.trees = TreeBrowser::default();
         self.view.cursor = self.board.home(self.session.current());
         self.view.log_offset = 0;
@@ -763,11 +718,8 @@ impl<G: HasBoard> App<G> {
 
     /// Stops the running search, if any, and forgets it (its answer will be ignored).
     fn cancel(&mut self, fx: &mut Vec<Effect<G>>) {
-        if self.engine.pending.take().is_some() {
-            self.engine.progress = None;
-            self.recording = None;
+        if self.engine.cancel() {
             self.trees.running = false;
-            self.step_once = false;
             fx.push(Effect::Stop);
         }
     }
@@ -779,52 +731,30 @@ impl<G: HasBoard> App<G> {
         }
         let game = self.session.current();
         if game.outcome().is_some() {
-            self.step_once = false;
+            self.engine.set_step_once(false);
             return;
         }
         let side = game.to_move();
         if self.is_human(side) || !(self.session.at_end() || self.takeback) {
             return;
         }
-        if !self.step_once && (self.paused || self.pace_left_ms > 0) {
+        if !self.engine.may_move() {
             return;
         }
         self.launch(side, Purpose::Move, fx);
     }
 
     fn launch(&mut self, side: Player, purpose: Purpose, fx: &mut Vec<Effect<G>>) {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.engine.pending = Some(Pending {
-            id,
-            side,
-            purpose,
-            started: self.view.tick,
-            hurried: false,
-        });
-        self.engine.progress = None;
-        self.view.engine_scroll = 0;
         let root = self.session.current().clone();
-        // Normal play records nothing; the engine's own searches are recorded only once
-        // the tree pane is in use.
-        let job = match purpose {
-            Purpose::Move | Purpose::Hint if !self.record_engine => Job::Think,
-            Purpose::Compare => Job::Compare {
-                max_nodes: self.max_nodes,
-                depth: self
-                    .trees
-                    .compare
-                    .first()
-                    .map_or(1, |(_, s)| s.limits.max_depth()),
-            },
-            _ => Job::Record {
-                max_nodes: self.max_nodes,
-            },
-        };
-        self.recording = (job != Job::Think).then(|| Recording {
-            root: root.clone(),
-            tree: None,
-        });
+        let compare_depth = self
+            .trees
+            .compare
+            .first()
+            .map_or(1, |(_, s)| s.limits.max_depth());
+        let (id, job) = self
+            .engine
+            .launch(side, purpose, &root, self.view.tick, compare_depth);
+        self.view.engine_scroll = 0;
         fx.push(Effect::Search {
             id,
             root,
@@ -845,163 +775,123 @@ impl<G: HasBoard> App<G> {
             self.view.message = None;
         }
         // The pace waits while a question is open: nothing moves behind a dialog.
-        if self.pace_left_ms > 0 && self.view.dialog.is_none() {
-            self.pace_left_ms = self.pace_left_ms.saturating_sub(TICK_MS);
-            if self.pace_left_ms == 0 {
-                self.maybe_engine(fx);
-            }
+        if self.view.dialog.is_none() && self.engine.tick_pace() {
+            self.maybe_engine(fx);
         }
     }
 
     fn report(&mut self, report: Report<G::Move>, fx: &mut Vec<Effect<G>>) {
-        let waiting = self.engine.pending.map(|p| p.id);
-        match report {
-            Report::Progress { id, result } if Some(id) == waiting => {
-                self.engine.progress = Some(result);
-            }
-            Report::Recorded { id, tree } if Some(id) == waiting => {
-                if let Some(recording) = &mut self.recording {
-                    recording.tree = Some(tree);
-                }
-            }
-            Report::Compared {
-                id,
+        match self.engine.receive(report) {
+            Arrival::Absorbed => {}
+            Arrival::Compared {
+                root,
                 index,
                 result,
                 tree,
                 gave_up,
-            } if Some(id) == waiting => {
-                let root = self.recording.as_ref().map(|r| r.root.clone());
-                if let (Some(root), Some((name, settings))) =
-                    (root, self.trees.compare.get(index).cloned())
-                {
+            } => {
+                if let Some((name, settings)) = self.trees.compare.get(index).cloned() {
                     self.trees
                         .add_compared(Recorded::new(name, root, settings, result, *tree, gave_up));
                 }
             }
-            Report::Finished { id, result } if Some(id) == waiting => {
-                let Some(pending) = self.engine.pending.take() else {
-                    return;
-                };
-                self.engine.progress = None;
-                let recording = self.recording.take();
-                if pending.purpose == Purpose::Compare {
-                    self.trees.running = false;
-                    match self.trees.verdict() {
-                        Some((_, true)) => self.set_info("Compared: the searches agree"),
-                        Some((_, false)) => {
-                            self.set_error("Compared: no agreement, see the tree pane");
-                        }
-                        None => self.set_info("Comparison stopped"),
-                    }
-                    self.maybe_engine(fx);
-                    return;
-                }
-                if let Some(Recording {
-                    root,
-                    tree: Some(tree),
-                }) = recording
-                {
-                    let label = match pending.purpose {
-                        Purpose::Move => "engine move",
-                        Purpose::Hint => "hint",
-                        Purpose::Tree | Purpose::Compare => "search",
-                    };
-                    let settings = self.settings[pending.side.index()].clone();
-                    self.trees.set_single(Recorded::new(
-                        label,
-                        root,
-                        settings,
-                        result.clone(),
-                        *tree,
-                        false,
-                    ));
-                }
-                let pv = format_line(self.session.current(), &result.pv);
-                // The worker counts plain minimax after a pruning search that was not
-                // stopped and searched at least one move.
-                let counted = self.settings[pending.side.index()].algorithm.prunes()
-                    && !pending.hurried
-                    && result.stats.depth > 0;
-                self.engine.last = Some(LastSearch {
-                    id,
-                    side: pending.side,
-                    purpose: pending.purpose,
-                    result: result.clone(),
-                    minimax: if counted {
-                        MinimaxCount::Counting
-                    } else {
-                        MinimaxCount::NotCounted
-                    },
-                    hurried: pending.hurried,
-                    ticks: self.view.tick - pending.started,
-                    pv,
-                });
-                self.view.engine_scroll = 0;
-                // Stopped before any root move was searched: the move is only the first
-                // legal one, and its value means nothing.
-                let value = (result.stats.depth > 0).then_some(result.value);
-                if pending.purpose == Purpose::Tree {
-                    if let Some(shown) = self.trees.shown() {
-                        let text = format!(
-                            "Recorded {} nodes: p opens the principal variation",
-                            crate::engine::stats::group_digits(shown.tree.nodes.len() as u64)
-                        );
-                        self.set_info(text);
-                    }
-                    self.maybe_engine(fx);
-                    return;
-                }
-                let Some(best) = result.best else {
-                    return;
-                };
-                match pending.purpose {
-                    Purpose::Move if self.view.dialog.is_some() => {
-                        self.held = Some((pending.side, best, value));
-                    }
-                    Purpose::Move => self.engine_move(pending.side, best, value, fx),
-                    Purpose::Hint => {
-                        let game = self.session.current();
-                        self.view.cursor = self.board.cursor_of(game, best);
-                        let text = format!(
-                            "Hint: {} ({})",
-                            game.format_move(best),
-                            value.map_or_else(
-                                || "stopped before any move was searched: no value".to_string(),
-                                crate::engine::score::format::<G>
-                            )
-                        );
-                        self.hint = Some((best, result.value));
-                        self.set_info(text);
-                    }
-                    Purpose::Tree | Purpose::Compare => {}
-                }
-            }
-            Report::MinimaxNodes { id, nodes } => {
-                if let Some(last) = self.engine.last.as_mut().filter(|l| l.id == id) {
-                    last.minimax = nodes.map_or(MinimaxCount::TooMany, MinimaxCount::Nodes);
-                }
-            }
-            Report::Failed { id, reason } if Some(id) == waiting => {
-                self.engine.pending = None;
-                self.engine.progress = None;
-                self.recording = None;
+            Arrival::Finished {
+                search,
+                result,
+                recorded,
+            } => self.finished(search, result, recorded, fx),
+            Arrival::Failed(reason) => {
                 self.trees.running = false;
-                self.paused = true;
                 self.set_error(format!("The engine failed: {reason} (p retries)"));
             }
-            // A report of a search the app stopped waiting for.
-            Report::Progress { .. }
-            | Report::Finished { .. }
-            | Report::Failed { .. }
-            | Report::Recorded { .. }
-            | Report::Compared { .. } => {}
         }
+    }
+
+    /// The search the app waited for ended: keep what it found, then act on its purpose.
+    fn finished(
+        &mut self,
+        search: Pending,
+        result: SearchResult<G::Move>,
+        recorded: Option<(G, Box<SearchTree<G::Move>>)>,
+        fx: &mut Vec<Effect<G>>,
+    ) {
+        if search.purpose == Purpose::Compare {
+            self.comparison_finished(fx);
+            return;
+        }
+        let settings = &self.settings[search.side.index()];
+        if let Some((root, tree)) = recorded {
+            let label = match search.purpose {
+                Purpose::Move => "engine move",
+                Purpose::Hint => "hint",
+                Purpose::Tree | Purpose::Compare => "search",
+            };
+            let shown = Recorded::new(label, root, settings.clone(), result.clone(), *tree, false);
+            self.trees.set_single(shown);
+        }
+        let prunes = settings.algorithm.prunes();
+        let pv = format_line(self.session.current(), &result.pv);
+        let (best, raw_value) = (result.best, result.value);
+        // Stopped before any root move was searched: the move is only the first legal one,
+        // and its value means nothing.
+        let value = (result.stats.depth > 0).then_some(result.value);
+        self.engine
+            .remember(search, result, prunes, pv, self.view.tick);
+        self.view.engine_scroll = 0;
+        match (search.purpose, best) {
+            (Purpose::Tree, _) => self.tree_recorded(fx),
+            (Purpose::Move, Some(best)) if self.view.dialog.is_some() => {
+                self.engine.hold(search.side, best, value);
+            }
+            (Purpose::Move, Some(best)) => self.engine_move(search.side, best, value, fx),
+            (Purpose::Hint, Some(best)) => self.show_hint(best, raw_value, value),
+            (Purpose::Move | Purpose::Hint, None) | (Purpose::Compare, _) => {}
+        }
+    }
+
+    /// A comparison ended: say whether its searches agree.
+    fn comparison_finished(&mut self, fx: &mut Vec<Effect<G>>) {
+        self.trees.running = false;
+        match self.trees.verdict() {
+            Some((_, true)) => self.set_info("Compared: the searches agree"),
+            Some((_, false)) => self.set_error("Compared: no agreement, see the tree pane"),
+            None => self.set_info("Comparison stopped"),
+        }
+        self.maybe_engine(fx);
+    }
+
+    /// A `t` search ended: its tree is on show.
+    fn tree_recorded(&mut self, fx: &mut Vec<Effect<G>>) {
+        if let Some(shown) = self.trees.shown() {
+            let text = format!(
+                "Recorded {} nodes: p opens the principal variation",
+                crate::engine::stats::group_digits(shown.tree.nodes.len() as u64)
+            );
+            self.set_info(text);
+        }
+        self.maybe_engine(fx);
+    }
+
+    /// Puts the cursor on the hinted move and says it, with its `value` when the search
+    /// got far enough to have one.
+    fn show_hint(&mut self, best: G::Move, raw_value: i32, value: Option<i32>) {
+        let game = self.session.current();
+        self.view.cursor = self.board.cursor_of(game, best);
+        let text = format!(
+            "Hint: {} ({})",
+            game.format_move(best),
+            value.map_or_else(
+                || "stopped before any move was searched: no value".to_string(),
+                crate::engine::score::format::<G>
+            )
+        );
+        self.engine.hint = Some((best, raw_value));
+        self.set_info(text);
     }
 
     /// Plays an engine move held back while a dialog was open.
     fn play_held(&mut self, fx: &mut Vec<Effect<G>>) {
-        if let Some((side, mv, value)) = self.held.take()
+        if let Some((side, mv, value)) = self.engine.take_held()
             && self.session.at_end()
         {
             self.engine_move(side, mv, value, fx);
@@ -1021,14 +911,12 @@ impl<G: HasBoard> App<G> {
         match self.session.play(mv, value) {
             Ok(()) => {
                 self.after_move();
-                if self.engines_only() {
-                    self.pace_left_ms = self.ui.engine_pace_ms;
-                }
-                self.step_once = false;
+                let pace = self.engines_only().then_some(self.ui.engine_pace_ms);
+                self.engine.moved(pace);
                 self.maybe_engine(fx);
             }
             Err(e) => {
-                self.paused = true;
+                self.engine.paused = true;
                 self.set_error(format!("The engine chose an illegal move: {e}"));
             }
         }
@@ -1138,18 +1026,4 @@ impl<G: HasBoard> App<G> {
         let total = self.session.steps().len() + 1;
         self.view.log_offset = self.view.log_offset.min(total.saturating_sub(rows));
     }
-}
-
-/// Moves in notation, each formatted in the position it is played in (stops at the first
-/// move that does not fit, which a stale line could hold).
-pub fn format_line<G: Game>(root: &G, moves: &[G::Move]) -> Vec<String> {
-    let mut position = root.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for &mv in moves {
-        out.push(position.format_move(mv));
-        if position.try_play(mv).is_err() {
-            break;
-        }
-    }
-    out
 }

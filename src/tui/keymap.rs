@@ -1,9 +1,16 @@
-//! Keys to [`Action`]s for the game screen, depending on focus and open overlays, plus the
-//! help text: every binding is listed here once, next to the code that decides it.
+//! The game screen's one key table, [`BINDINGS`]: each entry names its keys, where they
+//! apply, the [`Action`] they ask for, its line in the help overlay and its hints in the
+//! status bar. [`action`], [`help`] and [`hints`] are all read from it.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::action::{Action, Dir, Pane, TreeAction};
+use super::worker::Purpose;
+use Action as A;
+use KeyCode::{BackTab, Down, End, Enter, Esc, F, Home, Left, PageDown, PageUp, Right, Tab, Up};
+use Scope::{Ctrl, CtrlAnywhere, EnginesOnly, Focus, Global};
+use Section::{Keys, Tree as TreeKeys};
+use TreeAction as T;
 
 /// What decides the meaning of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,202 +25,365 @@ pub struct KeyContext {
     pub engines_only: bool,
 }
 
+/// Where a binding applies. [`action`] tries the scopes that apply in a fixed order, so a
+/// narrower one shadows a wider one (the tree pane's arrows before the global keys).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// With Ctrl held, whatever is open.
+    CtrlAnywhere,
+    /// A question is open: nothing else applies.
+    Dialog,
+    /// The help overlay is open: nothing else applies.
+    Help,
+    /// With Ctrl held, no overlay open.
+    Ctrl,
+    /// The search-tree pane has the focus.
+    Tree,
+    /// Anywhere on the game screen.
+    Global,
+    /// Anywhere, while the engine plays both sides.
+    EnginesOnly,
+    /// This pane has the focus (after the global keys).
+    Focus(Pane),
+}
+
+/// The help overlay's section of a binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// The game's keys.
+    Keys,
+    /// The search tree's keys.
+    Tree,
+}
+
+/// A binding's line in the help overlay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HelpLine {
+    /// Its section.
+    pub section: Section,
+    /// The keys, as shown (often for several bindings).
+    pub keys: &'static str,
+    /// What they do.
+    pub text: &'static str,
+}
+
+/// Where a status-bar hint is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum On {
+    /// While a question is open.
+    Dialog,
+    /// While the help overlay is open.
+    Help,
+    /// While the tree pane has the focus.
+    Tree,
+    /// While the board, the move log or the engine pane has the focus.
+    Panes,
+    /// While the board has the focus.
+    Board,
+    /// While the move log has the focus.
+    Moves,
+    /// While the engine pane has the focus.
+    Engine,
+    /// While any pane has the focus (no overlay open).
+    Screen,
+}
+
+/// When a status-bar hint is worth showing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// Always.
+    Always,
+    /// The engine is thinking about its move.
+    EngineMoving,
+    /// The engine plays both sides, the game goes on and is not paused.
+    EnginesRunning,
+    /// The engine plays both sides, the game goes on and is paused.
+    EnginesPaused,
+    /// A human plays against the engine and is to move.
+    HumanToMove,
+    /// Later moves are kept after the position on view.
+    NotAtEnd,
+    /// The position on view is after the start.
+    AfterStart,
+    /// The game on view is over.
+    GameOver,
+    /// A tree search (`t` or `v`) runs.
+    TreeSearching,
+    /// No tree search runs.
+    NotTreeSearching,
+    /// The tree pane has a tree to browse.
+    TreeShown,
+    /// The tree pane holds several trees (a comparison).
+    SeveralTrees,
+}
+
+/// A hint in the status bar: `keys text`, where and when it is shown, and its place among
+/// the others shown with it (lower first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// Where.
+    pub on: On,
+    /// When.
+    pub when: When,
+    /// Its place.
+    pub rank: u8,
+    /// The keys, as shown.
+    pub keys: &'static str,
+    /// What they do, in a word or two.
+    pub text: &'static str,
+}
+
+/// One entry of the key table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Binding {
+    /// Where it applies.
+    pub scope: Scope,
+    /// The keys (any of them).
+    pub keys: &'static [KeyCode],
+    /// What they ask for.
+    pub action: Action,
+    /// Its line in the help overlay (one line often covers several bindings).
+    pub help: Option<HelpLine>,
+    /// Its hints in the status bar.
+    pub hints: &'static [Hint],
+}
+
+impl Binding {
+    const fn new(scope: Scope, keys: &'static [KeyCode], action: Action) -> Self {
+        Self {
+            scope,
+            keys,
+            action,
+            help: None,
+            hints: &[],
+        }
+    }
+
+    const fn help(self, section: Section, keys: &'static str, text: &'static str) -> Self {
+        Self {
+            help: Some(HelpLine {
+                section,
+                keys,
+                text,
+            }),
+            ..self
+        }
+    }
+
+    const fn hints(self, hints: &'static [Hint]) -> Self {
+        Self { hints, ..self }
+    }
+}
+
+const fn hint(on: On, when: When, rank: u8, keys: &'static str, text: &'static str) -> Hint {
+    Hint {
+        on,
+        when,
+        rank,
+        keys,
+        text,
+    }
+}
+
+/// A character key, short enough for the table.
+const fn ch(c: char) -> KeyCode {
+    KeyCode::Char(c)
+}
+
+const fn tree(keys: &'static [KeyCode], action: TreeAction) -> Binding {
+    Binding::new(Scope::Tree, keys, Action::Tree(action))
+}
+
+/// Every binding of the game screen. Those with a help line come in the help overlay's
+/// order; a hint's rank orders it among the hints shown with it.
+#[rustfmt::skip]
+pub const BINDINGS: &[Binding] = &[
+    Binding::new(Focus(Pane::Board), &[Up, ch('k')], A::Cursor(Dir::Up))
+        .help(Keys, "←↑↓→ hjkl", "move the board cursor over legal moves (board focused)")
+        .hints(&[hint(On::Board, When::HumanToMove, 30, "←↑↓→", "move")]),
+    Binding::new(Focus(Pane::Board), &[Down, ch('j')], A::Cursor(Dir::Down)),
+    Binding::new(Focus(Pane::Board), &[Left, ch('h')], A::Cursor(Dir::Left)),
+    Binding::new(Focus(Pane::Board), &[Right, ch('l')], A::Cursor(Dir::Right)),
+    Binding::new(Focus(Pane::Board), &[Enter, ch(' ')], A::Play)
+        .help(Keys, "Enter Space", "play the move under the cursor")
+        .hints(&[hint(On::Board, When::HumanToMove, 31, "⏎", "play")]),
+    Binding::new(Global, &[ch('H')], A::Hint)
+        .help(Keys, "H", "hint: the engine's best move for you (h is left, as in vi)")
+        .hints(&[hint(On::Board, When::HumanToMove, 32, "H", "hint")]),
+    Binding::new(Global, &[ch('u')], A::Undo)
+        .help(Keys, "u", "undo your turn (the engine's reply goes back with it)")
+        .hints(&[hint(On::Panes, When::AfterStart, 50, "u", "undo")]),
+    Binding::new(Global, &[ch('r')], A::Redo)
+        .help(Keys, "r  Ctrl-r", "redo a taken-back turn")
+        .hints(&[hint(On::Panes, When::NotAtEnd, 40, "r", "redo")]),
+    Binding::new(Ctrl, &[ch('r')], A::Redo),
+    Binding::new(Global, &[ch('['), ch('<')], A::StepBack)
+        .help(Keys, "[ ]  < >", "step back / forward through the game, keeping later moves"),
+    Binding::new(Global, &[ch(']'), ch('>')], A::StepForward),
+    Binding::new(Focus(Pane::Moves), &[Up, Left, ch('k'), ch('h')], A::StepBack)
+        .help(Keys, "←→ ↑↓ hjkl", "the same, only while Moves has the focus (Tab)")
+        .hints(&[hint(On::Moves, When::Always, 30, "↑↓", "step")]),
+    Binding::new(Focus(Pane::Moves), &[Down, Right, ch('j'), ch('l')], A::StepForward),
+    Binding::new(Focus(Pane::Moves), &[PageUp], A::Scroll(-10))
+        .help(Keys, "PgUp PgDn", "in Moves: scroll the list; in Engine: scroll it")
+        .hints(&[hint(On::Moves, When::Always, 31, "PgUp PgDn", "scroll")]),
+    Binding::new(Focus(Pane::Moves), &[PageDown], A::Scroll(10)),
+    Binding::new(Focus(Pane::Engine), &[PageUp], A::EngineScroll(-5)),
+    Binding::new(Focus(Pane::Engine), &[PageDown], A::EngineScroll(5)),
+    Binding::new(Focus(Pane::Engine), &[Up, ch('k')], A::EngineScroll(-1))
+        .help(Keys, "↑↓ in Engine", "scroll the engine pane (a long principal variation)")
+        .hints(&[hint(On::Engine, When::Always, 30, "↑↓ PgUp PgDn", "scroll")]),
+    Binding::new(Focus(Pane::Engine), &[Down, ch('j')], A::EngineScroll(1)),
+    Binding::new(Global, &[Home], A::First)
+        .help(Keys, "Home End", "view the start / go back to the latest position")
+        .hints(&[hint(On::Moves, When::Always, 32, "Home", "start")]),
+    Binding::new(Global, &[End], A::Last)
+        .hints(&[hint(On::Panes, When::NotAtEnd, 41, "End", "latest")]),
+    Binding::new(Global, &[Esc, ch('m')], A::MoveNow)
+        .help(Keys, "Esc m", "make the thinking engine move now (in the tree: m only)")
+        .hints(&[
+            hint(On::Panes, When::EngineMoving, 10, "Esc", "move now"),
+            hint(On::Tree, When::EngineMoving, 60, "m", "move now"),
+        ]),
+    Binding::new(Global, &[ch('p')], A::Pause)
+        .help(Keys, "Space p  .", "engine vs engine: pause or resume; one move while paused"),
+    Binding::new(EnginesOnly, &[ch(' ')], A::Pause)
+        .hints(&[
+            hint(On::Panes, When::EnginesRunning, 20, "Space", "pause"),
+            hint(On::Panes, When::EnginesPaused, 20, "Space", "resume"),
+            hint(On::Tree, When::EnginesRunning, 70, "Space", "pause"),
+            hint(On::Tree, When::EnginesPaused, 70, "Space", "resume"),
+        ]),
+    Binding::new(Global, &[ch('.')], A::StepOnce)
+        .hints(&[hint(On::Panes, When::EnginesPaused, 21, ".", "one move")]),
+    Binding::new(Global, &[ch('n')], A::NewGame)
+        .help(Keys, "n  s", "new game (same settings); save to a file")
+        .hints(&[hint(On::Panes, When::GameOver, 60, "n", "new game")]),
+    Binding::new(Global, &[ch('s')], A::Save)
+        .hints(&[hint(On::Panes, When::Always, 70, "s", "save")]),
+    Binding::new(Global, &[ch('o')], A::Setup)
+        .help(Keys, "o", "setup screen; the game is kept there (Esc returns to it)")
+        .hints(&[hint(On::Panes, When::Always, 72, "o", "setup")]),
+    Binding::new(Global, &[Tab], A::FocusNext)
+        .help(Keys, "Tab Shift-Tab", "focus the next / previous pane")
+        .hints(&[hint(On::Screen, When::Always, 80, "Tab", "focus")]),
+    Binding::new(Global, &[BackTab], A::FocusPrev),
+    Binding::new(Global, &[ch('?'), F(1)], A::ToggleHelp)
+        .help(Keys, "? F1", "this help (↑↓ PgUp PgDn scroll it; ? or Esc closes)")
+        .hints(&[hint(On::Screen, When::Always, 90, "?", "help")]),
+    Binding::new(Global, &[ch('q')], A::Quit)
+        .help(Keys, "q  Ctrl-c", "quit (asks if unsaved); quit now")
+        .hints(&[hint(On::Screen, When::Always, 91, "q", "quit")]),
+    Binding::new(CtrlAnywhere, &[ch('c'), ch('C')], A::ForceQuit)
+        .hints(&[hint(On::Dialog, When::Always, 2, "Ctrl-c", "quit now")]),
+    // The search tree: `t` and `v` anywhere, the rest while the tree pane has the focus.
+    Binding::new(Global, &[ch('t')], A::RecordTree)
+        .help(TreeKeys, "t", "search the position on the board, record the tree, browse it")
+        .hints(&[
+            hint(On::Panes, When::Always, 71, "t", "tree"),
+            hint(On::Tree, When::Always, 40, "t", "search"),
+        ]),
+    Binding::new(Global, &[ch('v')], A::Compare)
+        .help(TreeKeys, "v", "compare minimax, alpha-beta unordered and ordered, and more")
+        .hints(&[hint(On::Tree, When::Always, 41, "v", "compare")]),
+    tree(&[Up, ch('k')], T::Up)
+        .help(TreeKeys, "↑↓ PgUp PgDn", "select a node (these keys while the tree is focused)")
+        .hints(&[hint(On::Tree, When::TreeShown, 20, "↑↓", "select")]),
+    tree(&[Down, ch('j')], T::Down),
+    tree(&[PageUp], T::PageUp),
+    tree(&[PageDown], T::PageDown),
+    tree(&[Home], T::Top)
+        .help(TreeKeys, "Home End", "the root / the last row"),
+    tree(&[End], T::Bottom),
+    tree(&[Right, ch('l')], T::Expand)
+        .help(TreeKeys, "→ l  Enter", "open (on an open node: its first child); Enter toggles")
+        .hints(&[hint(On::Tree, When::TreeShown, 21, "←→", "close/open")]),
+    tree(&[Enter], T::Toggle),
+    tree(&[Left, ch('h')], T::CollapseOrParent)
+        .help(TreeKeys, "← h", "close, or go to the parent"),
+    tree(&[ch('p')], T::ExpandPv)
+        .help(TreeKeys, "p  *  c", "open the principal variation; the whole subtree; close all")
+        .hints(&[hint(On::Tree, When::TreeShown, 22, "p", "PV")]),
+    tree(&[ch('*')], T::ExpandSubtree)
+        .hints(&[hint(On::Tree, When::TreeShown, 23, "*", "subtree")]),
+    tree(&[ch('c')], T::CollapseAll)
+        .hints(&[hint(On::Tree, When::TreeShown, 24, "c", "collapse")]),
+    tree(&[ch('1')], T::Show(0))
+        .help(TreeKeys, "1-9", "browse that tree of a comparison")
+        .hints(&[hint(On::Tree, When::SeveralTrees, 30, "1-9", "tree")]),
+    tree(&[ch('2')], T::Show(1)),
+    tree(&[ch('3')], T::Show(2)),
+    tree(&[ch('4')], T::Show(3)),
+    tree(&[ch('5')], T::Show(4)),
+    tree(&[ch('6')], T::Show(5)),
+    tree(&[ch('7')], T::Show(6)),
+    tree(&[ch('8')], T::Show(7)),
+    tree(&[ch('9')], T::Show(8)),
+    tree(&[ch('R')], T::ToggleRecording)
+        .help(TreeKeys, "R", "record the engine's own searches on/off (on once used)"),
+    tree(&[Esc], T::Leave)
+        .help(TreeKeys, "Esc", "stop a tree search; else back to the live board")
+        .hints(&[
+            hint(On::Tree, When::TreeSearching, 10, "Esc", "stop"),
+            hint(On::Tree, When::NotTreeSearching, 50, "Esc", "live board"),
+        ]),
+    // Overlays: only their own keys (and Ctrl-c) answer while they are open.
+    Binding::new(Scope::Dialog, &[ch('y'), ch('Y'), Enter], A::Yes)
+        .hints(&[hint(On::Dialog, When::Always, 0, "y ⏎", "yes")]),
+    Binding::new(Scope::Dialog, &[ch('n'), ch('N'), ch('q'), Esc], A::No)
+        .hints(&[hint(On::Dialog, When::Always, 1, "n Esc", "no")]),
+    Binding::new(Scope::Help, &[Esc, Enter, ch('?'), ch('q')], A::Close)
+        .hints(&[hint(On::Help, When::Always, 1, "? Esc", "close")]),
+    Binding::new(Scope::Help, &[Up, ch('k')], A::HelpScroll(-1))
+        .hints(&[hint(On::Help, When::Always, 0, "↑↓ PgUp PgDn", "scroll")]),
+    Binding::new(Scope::Help, &[Down, ch('j')], A::HelpScroll(1)),
+    Binding::new(Scope::Help, &[PageUp], A::HelpScroll(-10)),
+    Binding::new(Scope::Help, &[PageDown, ch(' ')], A::HelpScroll(10)),
+];
+
+/// The scopes that apply, in the order they are tried.
+fn scopes(ctx: KeyContext, ctrl: bool) -> Vec<Scope> {
+    let mut scopes = Vec::with_capacity(5);
+    if ctrl {
+        scopes.push(Scope::CtrlAnywhere);
+    }
+    if ctx.dialog {
+        scopes.push(Scope::Dialog);
+    } else if ctx.help {
+        scopes.push(Scope::Help);
+    } else if ctrl {
+        scopes.push(Scope::Ctrl);
+    } else {
+        // The tree pane's keys come before the common ones they shadow there: arrows,
+        // Home, End, Esc and `p` (pause stays on Space).
+        if ctx.focus == Pane::Tree {
+            scopes.push(Scope::Tree);
+        }
+        scopes.push(Scope::Global);
+        if ctx.engines_only {
+            scopes.push(Scope::EnginesOnly);
+        }
+        scopes.push(Scope::Focus(ctx.focus));
+    }
+    scopes
+}
+
 /// The action for a key press, if any.
 pub fn action(key: KeyEvent, ctx: KeyContext) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    if ctrl && matches!(key.code, KeyCode::Char('c' | 'C')) {
-        return Some(Action::ForceQuit);
-    }
-    if ctx.dialog {
-        return match key.code {
-            KeyCode::Char('y' | 'Y') | KeyCode::Enter => Some(Action::Yes),
-            KeyCode::Char('n' | 'N' | 'q') | KeyCode::Esc => Some(Action::No),
-            _ => None,
-        };
-    }
-    if ctx.help {
-        return match key.code {
-            KeyCode::Esc | KeyCode::Enter | KeyCode::Char('?' | 'q') => Some(Action::Close),
-            KeyCode::Up | KeyCode::Char('k') => Some(Action::HelpScroll(-1)),
-            KeyCode::Down | KeyCode::Char('j') => Some(Action::HelpScroll(1)),
-            KeyCode::PageUp => Some(Action::HelpScroll(-10)),
-            KeyCode::PageDown | KeyCode::Char(' ') => Some(Action::HelpScroll(10)),
-            _ => None,
-        };
-    }
-    if ctrl {
-        return match key.code {
-            KeyCode::Char('r') => Some(Action::Redo),
-            _ => None,
-        };
-    }
-    // The tree pane's keys come before the common ones they shadow there: arrows, Home,
-    // End, Esc and `p` (pause stays on Space).
-    if ctx.focus == Pane::Tree
-        && let Some(tree) = tree_key(key.code)
-    {
-        return Some(Action::Tree(tree));
-    }
-    let common = match key.code {
-        KeyCode::Char('q') => Some(Action::Quit),
-        KeyCode::Char('?') | KeyCode::F(1) => Some(Action::ToggleHelp),
-        KeyCode::Tab => Some(Action::FocusNext),
-        KeyCode::BackTab => Some(Action::FocusPrev),
-        KeyCode::Char('u') => Some(Action::Undo),
-        KeyCode::Char('r') => Some(Action::Redo),
-        KeyCode::Char('[' | '<') => Some(Action::StepBack),
-        KeyCode::Char(']' | '>') => Some(Action::StepForward),
-        KeyCode::Home => Some(Action::First),
-        KeyCode::End => Some(Action::Last),
-        KeyCode::Esc | KeyCode::Char('m') => Some(Action::MoveNow),
-        KeyCode::Char('p') => Some(Action::Pause),
-        KeyCode::Char('.') => Some(Action::StepOnce),
-        KeyCode::Char('H') => Some(Action::Hint),
-        KeyCode::Char('n') => Some(Action::NewGame),
-        KeyCode::Char('s') => Some(Action::Save),
-        KeyCode::Char('o') => Some(Action::Setup),
-        KeyCode::Char('t') => Some(Action::RecordTree),
-        KeyCode::Char('v') => Some(Action::Compare),
-        KeyCode::Char(' ') if ctx.engines_only => Some(Action::Pause),
-        _ => None,
-    };
-    if common.is_some() {
-        return common;
-    }
-    match ctx.focus {
-        Pane::Board => match key.code {
-            KeyCode::Up | KeyCode::Char('k') => Some(Action::Cursor(Dir::Up)),
-            KeyCode::Down | KeyCode::Char('j') => Some(Action::Cursor(Dir::Down)),
-            KeyCode::Left | KeyCode::Char('h') => Some(Action::Cursor(Dir::Left)),
-            KeyCode::Right | KeyCode::Char('l') => Some(Action::Cursor(Dir::Right)),
-            KeyCode::Enter | KeyCode::Char(' ') => Some(Action::Play),
-            _ => None,
-        },
-        Pane::Moves => match key.code {
-            KeyCode::Up | KeyCode::Left | KeyCode::Char('k' | 'h') => Some(Action::StepBack),
-            KeyCode::Down | KeyCode::Right | KeyCode::Char('j' | 'l') => Some(Action::StepForward),
-            KeyCode::PageUp => Some(Action::Scroll(-10)),
-            KeyCode::PageDown => Some(Action::Scroll(10)),
-            _ => None,
-        },
-        Pane::Engine => match key.code {
-            KeyCode::Up | KeyCode::Char('k') => Some(Action::EngineScroll(-1)),
-            KeyCode::Down | KeyCode::Char('j') => Some(Action::EngineScroll(1)),
-            KeyCode::PageUp => Some(Action::EngineScroll(-5)),
-            KeyCode::PageDown => Some(Action::EngineScroll(5)),
-            _ => None,
-        },
-        Pane::Tree => None,
-    }
-}
-
-/// The tree pane's own keys.
-fn tree_key(code: KeyCode) -> Option<TreeAction> {
-    Some(match code {
-        KeyCode::Up | KeyCode::Char('k') => TreeAction::Up,
-        KeyCode::Down | KeyCode::Char('j') => TreeAction::Down,
-        KeyCode::Right | KeyCode::Char('l') => TreeAction::Expand,
-        KeyCode::Enter => TreeAction::Toggle,
-        KeyCode::Left | KeyCode::Char('h') => TreeAction::CollapseOrParent,
-        KeyCode::PageUp => TreeAction::PageUp,
-        KeyCode::PageDown => TreeAction::PageDown,
-        KeyCode::Home => TreeAction::Top,
-        KeyCode::End => TreeAction::Bottom,
-        KeyCode::Char('p') => TreeAction::ExpandPv,
-        KeyCode::Char('*') => TreeAction::ExpandSubtree,
-        KeyCode::Char('c') => TreeAction::CollapseAll,
-        KeyCode::Char('R') => TreeAction::ToggleRecording,
-        KeyCode::Esc => TreeAction::Leave,
-        KeyCode::Char(c @ '1'..='9') => TreeAction::Show(c as usize - '1' as usize),
-        _ => return None,
+    scopes(ctx, ctrl).into_iter().find_map(|scope| {
+        BINDINGS
+            .iter()
+            .find(|b| b.scope == scope && b.keys.contains(&key.code))
+            .map(|b| b.action)
     })
 }
 
-/// The help overlay: (keys, what they do), one binding per line; `""` keys start a heading.
-pub const HELP: &[(&str, &str)] = &[
-    ("", "Keys"),
-    (
-        "←↑↓→ hjkl",
-        "move the board cursor over legal moves (board focused)",
-    ),
-    ("Enter Space", "play the move under the cursor"),
-    (
-        "H",
-        "hint: the engine's best move for you (h is left, as in vi)",
-    ),
-    ("u", "undo your turn (the engine's reply goes back with it)"),
-    ("r  Ctrl-r", "redo a taken-back turn"),
-    (
-        "[ ]  < >",
-        "step back / forward through the game, keeping later moves",
-    ),
-    (
-        "←→ ↑↓ hjkl",
-        "the same, only while Moves has the focus (Tab)",
-    ),
-    (
-        "PgUp PgDn",
-        "in Moves: scroll the list; in Engine: scroll it",
-    ),
-    (
-        "↑↓ in Engine",
-        "scroll the engine pane (a long principal variation)",
-    ),
-    (
-        "Home End",
-        "view the start / go back to the latest position",
-    ),
-    (
-        "Esc m",
-        "make the thinking engine move now (in the tree: m only)",
-    ),
-    (
-        "Space p  .",
-        "engine vs engine: pause or resume; one move while paused",
-    ),
-    ("n  s", "new game (same settings); save to a file"),
-    (
-        "o",
-        "setup screen; the game is kept there (Esc returns to it)",
-    ),
-    ("Tab Shift-Tab", "focus the next / previous pane"),
-    (
-        "? F1",
-        "this help (↑↓ PgUp PgDn scroll it; ? or Esc closes)",
-    ),
-    ("q  Ctrl-c", "quit (asks if unsaved); quit now"),
-    ("", "Search tree"),
-    (
-        "t",
-        "search the position on the board, record the tree, browse it",
-    ),
-    (
-        "v",
-        "compare minimax, alpha-beta unordered and ordered, and more",
-    ),
-    (
-        "↑↓ PgUp PgDn",
-        "select a node (these keys while the tree is focused)",
-    ),
-    ("Home End", "the root / the last row"),
-    (
-        "→ l  Enter",
-        "open (on an open node: its first child); Enter toggles",
-    ),
-    ("← h", "close, or go to the parent"),
-    (
-        "p  *  c",
-        "open the principal variation; the whole subtree; close all",
-    ),
-    ("1-9", "browse that tree of a comparison"),
-    (
-        "R",
-        "record the engine's own searches on/off (on once used)",
-    ),
-    ("Esc", "stop a tree search; else back to the live board"),
+/// The notes under the search tree's keys in the help overlay.
+const TREE_NOTES: &[(&str, &str)] = &[
     (
         "",
         "The board shows a selected node's position, with its moves numbered.",
@@ -222,6 +392,10 @@ pub const HELP: &[(&str, &str)] = &[
         "",
         "Once the tree pane is used, the engine records its own searches as well.",
     ),
+];
+
+/// The help overlay after the keys: the mouse, the setup screen, branching.
+const MORE_HELP: &[(&str, &str)] = &[
     ("", "Mouse"),
     (
         "click the board",
@@ -268,6 +442,98 @@ pub const HELP: &[(&str, &str)] = &[
         "A saved file keeps the whole move list and the position on view.",
     ),
 ];
+
+/// The help overlay: (keys, what they do), one line each; `""` keys start a heading or
+/// carry a note. The keys come from [`BINDINGS`].
+pub fn help() -> Vec<(&'static str, &'static str)> {
+    let mut lines = Vec::with_capacity(BINDINGS.len() + MORE_HELP.len());
+    for (section, heading) in [(Section::Keys, "Keys"), (Section::Tree, "Search tree")] {
+        lines.push(("", heading));
+        lines.extend(
+            BINDINGS
+                .iter()
+                .filter_map(|b| b.help)
+                .filter(|h| h.section == section)
+                .map(|h| (h.keys, h.text)),
+        );
+    }
+    lines.extend_from_slice(TREE_NOTES);
+    lines.extend_from_slice(MORE_HELP);
+    lines
+}
+
+/// What decides which hints the status bar shows.
+// Independent facts about the screen, each read by its own `When`.
+#[allow(clippy::struct_excessive_bools)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Situation {
+    /// Focus and overlays.
+    pub keys: KeyContext,
+    /// What the running search is for, if one runs.
+    pub searching: Option<Purpose>,
+    /// Engine-vs-engine play is paused.
+    pub paused: bool,
+    /// The game on view is over.
+    pub game_over: bool,
+    /// A human plays the side to move.
+    pub human_to_move: bool,
+    /// The position on view is the latest.
+    pub at_end: bool,
+    /// The position on view is after the start.
+    pub after_start: bool,
+    /// The tree pane has a tree to browse.
+    pub tree_shown: bool,
+    /// The tree pane holds several trees.
+    pub several_trees: bool,
+}
+
+impl Situation {
+    fn is_on(&self, on: On) -> bool {
+        let keys = self.keys;
+        let panes = !keys.dialog && !keys.help;
+        match on {
+            On::Dialog => keys.dialog,
+            On::Help => !keys.dialog && keys.help,
+            On::Tree => panes && keys.focus == Pane::Tree,
+            On::Panes => panes && keys.focus != Pane::Tree,
+            On::Board => panes && keys.focus == Pane::Board,
+            On::Moves => panes && keys.focus == Pane::Moves,
+            On::Engine => panes && keys.focus == Pane::Engine,
+            On::Screen => panes,
+        }
+    }
+
+    fn holds(&self, when: When) -> bool {
+        let engines_play = self.keys.engines_only && !self.game_over;
+        let tree_search = matches!(self.searching, Some(Purpose::Tree | Purpose::Compare));
+        match when {
+            When::Always => true,
+            When::EngineMoving => self.searching == Some(Purpose::Move),
+            When::EnginesRunning => engines_play && !self.paused,
+            When::EnginesPaused => engines_play && self.paused,
+            When::HumanToMove => !self.keys.engines_only && !self.game_over && self.human_to_move,
+            When::NotAtEnd => !self.at_end,
+            When::AfterStart => self.after_start,
+            When::GameOver => self.game_over,
+            When::TreeSearching => tree_search,
+            When::NotTreeSearching => !tree_search,
+            When::TreeShown => self.tree_shown,
+            When::SeveralTrees => self.several_trees,
+        }
+    }
+}
+
+/// The keys worth showing now, as (keys, what they do): for an open dialog or the help its
+/// answers, else for the focused pane and the state of the game.
+pub fn hints(situation: &Situation) -> Vec<(&'static str, &'static str)> {
+    let mut shown: Vec<&Hint> = BINDINGS
+        .iter()
+        .flat_map(|b| b.hints)
+        .filter(|h| situation.is_on(h.on) && situation.holds(h.when))
+        .collect();
+    shown.sort_by_key(|h| h.rank);
+    shown.into_iter().map(|h| (h.keys, h.text)).collect()
+}
 
 #[cfg(test)]
 mod tests {
@@ -366,6 +632,207 @@ mod tests {
         assert_eq!(
             action(key(KeyCode::Char(' ')), ctx(Pane::Board)),
             Some(Action::Play)
+        );
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_where_it_applies() {
+        for (i, a) in BINDINGS.iter().enumerate() {
+            for b in &BINDINGS[i + 1..] {
+                if a.scope == b.scope {
+                    for k in a.keys {
+                        assert!(!b.keys.contains(k), "{k:?} twice in {:?}", a.scope);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A context where `scope` applies.
+    fn context_of(scope: Scope) -> (KeyContext, KeyModifiers) {
+        let board = ctx(Pane::Board);
+        match scope {
+            Scope::CtrlAnywhere | Scope::Ctrl => (board, KeyModifiers::CONTROL),
+            Scope::Dialog => (
+                KeyContext {
+                    dialog: true,
+                    ..board
+                },
+                KeyModifiers::NONE,
+            ),
+            Scope::Help => (
+                KeyContext {
+                    help: true,
+                    ..board
+                },
+                KeyModifiers::NONE,
+            ),
+            Scope::Tree => (ctx(Pane::Tree), KeyModifiers::NONE),
+            Scope::Global => (board, KeyModifiers::NONE),
+            Scope::EnginesOnly => (
+                KeyContext {
+                    engines_only: true,
+                    ..board
+                },
+                KeyModifiers::NONE,
+            ),
+            Scope::Focus(pane) => (ctx(pane), KeyModifiers::NONE),
+        }
+    }
+
+    #[test]
+    fn every_binding_answers_where_it_applies() {
+        for binding in BINDINGS {
+            let (context, modifiers) = context_of(binding.scope);
+            for &code in binding.keys {
+                assert_eq!(
+                    action(KeyEvent::new(code, modifiers), context),
+                    Some(binding.action),
+                    "{code:?} in {:?}",
+                    binding.scope
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn help_lists_the_table_under_headings_then_the_mouse() {
+        let help = help();
+        let at = |line: (&str, &str)| help.iter().position(|&l| l == line).unwrap();
+        let keys = at(("", "Keys"));
+        let tree = at(("", "Search tree"));
+        let mouse = at(("", "Mouse"));
+        assert!(keys == 0 && keys < tree && tree < mouse);
+        assert_eq!(
+            at((
+                "H",
+                "hint: the engine's best move for you (h is left, as in vi)"
+            )),
+            3
+        );
+        assert!(at(("1-9", "browse that tree of a comparison")) > tree);
+        let listed = BINDINGS.iter().filter(|b| b.help.is_some()).count();
+        let mouse_and_setup = MORE_HELP.iter().filter(|(k, _)| !k.is_empty()).count();
+        assert_eq!(mouse_and_setup, 11);
+        assert_eq!(
+            help.iter().filter(|(k, _)| !k.is_empty()).count(),
+            listed + mouse_and_setup
+        );
+    }
+
+    fn situation(focus: Pane) -> Situation {
+        Situation {
+            keys: ctx(focus),
+            searching: None,
+            paused: false,
+            game_over: false,
+            human_to_move: true,
+            at_end: true,
+            after_start: false,
+            tree_shown: false,
+            several_trees: false,
+        }
+    }
+
+    fn hint_keys(situation: &Situation) -> Vec<&'static str> {
+        hints(situation).into_iter().map(|(keys, _)| keys).collect()
+    }
+
+    #[test]
+    fn hints_follow_focus_and_state_in_their_order() {
+        let board = situation(Pane::Board);
+        assert_eq!(
+            hint_keys(&board),
+            ["←↑↓→", "⏎", "H", "s", "t", "o", "Tab", "?", "q"]
+        );
+        let moves = Situation {
+            keys: ctx(Pane::Moves),
+            at_end: false,
+            after_start: true,
+            searching: Some(Purpose::Move),
+            ..board
+        };
+        assert_eq!(
+            hint_keys(&moves),
+            [
+                "Esc",
+                "↑↓",
+                "PgUp PgDn",
+                "Home",
+                "r",
+                "End",
+                "u",
+                "s",
+                "t",
+                "o",
+                "Tab",
+                "?",
+                "q"
+            ]
+        );
+        let engines = Situation {
+            keys: KeyContext {
+                engines_only: true,
+                ..ctx(Pane::Engine)
+            },
+            paused: true,
+            ..board
+        };
+        assert_eq!(
+            hints(&engines)[..3],
+            [
+                ("Space", "resume"),
+                (".", "one move"),
+                ("↑↓ PgUp PgDn", "scroll")
+            ]
+        );
+        let tree = Situation {
+            keys: KeyContext {
+                engines_only: true,
+                ..ctx(Pane::Tree)
+            },
+            tree_shown: true,
+            several_trees: true,
+            searching: Some(Purpose::Compare),
+            ..board
+        };
+        assert_eq!(
+            hint_keys(&tree),
+            [
+                "Esc", "↑↓", "←→", "p", "*", "c", "1-9", "t", "v", "Space", "Tab", "?", "q"
+            ]
+        );
+        let over = Situation {
+            game_over: true,
+            ..engines
+        };
+        assert_eq!(
+            hint_keys(&over),
+            ["↑↓ PgUp PgDn", "n", "s", "t", "o", "Tab", "?", "q"]
+        );
+    }
+
+    #[test]
+    fn overlays_hint_only_their_answers() {
+        let dialog = Situation {
+            keys: KeyContext {
+                dialog: true,
+                help: true,
+                ..ctx(Pane::Tree)
+            },
+            ..situation(Pane::Tree)
+        };
+        assert_eq!(hint_keys(&dialog), ["y ⏎", "n Esc", "Ctrl-c"]);
+        let help = Situation {
+            keys: KeyContext {
+                help: true,
+                ..ctx(Pane::Board)
+            },
+            ..situation(Pane::Board)
+        };
+        assert_eq!(
+            hints(&help),
+            [("↑↓ PgUp PgDn", "scroll"), ("? Esc", "close")]
         );
     }
 }

@@ -279,7 +279,7 @@ pub fn dialog_buttons(dialog: Rect) -> (Rect, Rect) {
 
 /// The help overlay: every line of the help when the terminal is tall enough.
 pub fn help(frame: Rect) -> Rect {
-    centered(frame, 80, super::keymap::HELP.len() as u16 + 2)
+    centered(frame, 80, super::keymap::help().len() as u16 + 2)
 }
 
 #[cfg(test)]

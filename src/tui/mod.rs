@@ -8,6 +8,7 @@
 pub mod action;
 pub mod app;
 pub mod boards;
+pub mod driver;
 pub mod event;
 pub mod keymap;
 pub mod layout;

@@ -1,5 +1,5 @@
-//! Draws the game screen from the app: layout first, then each pane, then overlays.
-//! Reads only; the same layout function decides mouse hits.
+//! Draws the game screen from the app: layout first, then each pane with the pieces it
+//! draws, then overlays. Reads only; the same layout function decides mouse hits.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -18,13 +18,20 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>) {
     match layout::areas(area, app.board_min(), app.view.focus) {
         Areas::TooSmall { need } => too_small(frame, area, need, &app.theme),
         Areas::Panes(areas) => {
-            panes::board::draw(frame, app, areas.board);
-            panes::log::draw(frame, app, areas.moves);
+            panes::board::draw(frame, &app.board_pane(), areas.board);
+            panes::log::draw(
+                frame,
+                &app.session,
+                app.view.focus,
+                app.view.log_offset,
+                &app.theme,
+                areas.moves,
+            );
             if areas.engine.height > 0 {
-                panes::stats::draw(frame, app, areas.engine);
+                panes::stats::draw(frame, &app.engine_pane(), areas.engine);
             }
-            panes::tree::draw(frame, app, areas.tree);
-            panes::status_bar::draw(frame, app, areas.status);
+            panes::tree::draw(frame, &app.tree_pane(), areas.tree);
+            panes::status_bar::draw(frame, &app.status_bar(), areas.status);
             if app.view.help {
                 panes::help::draw(frame, layout::help(area), app.view.help_scroll, &app.theme);
             }

@@ -8,15 +8,36 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 use super::{fit_title, pane_block};
+use crate::session::Session;
 use crate::tui::action::Pane;
-use crate::tui::app::App;
 use crate::tui::boards::{BoardCtx, BoardView, HasBoard};
 use crate::tui::layout;
-use crate::tui::tree_browser::wrap;
+use crate::tui::theme::Theme;
+use crate::tui::tree_browser::{Preview, wrap};
+
+/// What the board pane shows.
+pub struct BoardPane<'a, G: HasBoard> {
+    /// The game.
+    pub session: &'a Session<G>,
+    /// The game's board drawing.
+    pub view: &'a G::View,
+    /// The tree's selected position, shown instead of the game while the tree is browsed.
+    pub preview: Option<Preview<G>>,
+    /// The focused pane.
+    pub focus: Pane,
+    /// The cursor, shown while a human is to move.
+    pub cursor: Option<<G::View as BoardView<G>>::Cursor>,
+    /// The engine's suggestion.
+    pub hint: Option<G::Move>,
+    /// The styles.
+    pub theme: &'a Theme,
+}
 
 /// Draws the board pane into `area`.
-pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
-    if let Some(preview) = app.preview() {
+pub fn draw<G: HasBoard>(frame: &mut Frame, pane: &BoardPane<G>, area: Rect) {
+    let theme = pane.theme;
+    let board = pane.view;
+    if let Some(preview) = &pane.preview {
         let game = &preview.position;
         let state = match game.outcome() {
             Some(_) => "game over".to_string(),
@@ -31,21 +52,21 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         } else {
             preview.line.clone()
         };
-        let mut block = pane_block(Pane::Board, app.view.focus, &title, &app.theme);
-        if let Some(score) = app.board.score(game) {
-            block = block
-                .title_bottom(Line::styled(format!(" {score} "), app.theme.title).right_aligned());
+        let mut block = pane_block(Pane::Board, pane.focus, &title, theme);
+        if let Some(score) = board.score(game) {
+            block =
+                block.title_bottom(Line::styled(format!(" {score} "), theme.title).right_aligned());
         }
         // The line goes above the board when there is room for it, else into the border.
         let mut inner = layout::inner(area);
         let lines = wrap(&line, inner.width);
         let rows = lines.len() as u16;
-        let spare = inner.height.saturating_sub(app.board.min_size(game).height);
+        let spare = inner.height.saturating_sub(board.min_size(game).height);
         if spare > rows {
             frame.render_widget(block, area);
             let text: Vec<Line> = lines
                 .into_iter()
-                .map(|l| Line::styled(l, app.theme.pv))
+                .map(|l| Line::styled(l, theme.pv))
                 .collect();
             frame.render_widget(
                 Paragraph::new(text),
@@ -54,21 +75,21 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
             inner.y += rows;
             inner.height -= rows;
         } else {
-            block = block.title_bottom(Line::styled(format!(" {line} "), app.theme.pv));
+            block = block.title_bottom(Line::styled(format!(" {line} "), theme.pv));
             frame.render_widget(block, area);
         }
         let ctx = BoardCtx {
-            theme: &app.theme,
+            theme,
             cursor: None,
             last: preview.path.last().map(|s| s.mv),
             before: preview.before.as_ref(),
             hint: None,
             path: &preview.path,
         };
-        app.board.draw(game, &ctx, inner, frame.buffer_mut());
+        board.draw(game, &ctx, inner, frame.buffer_mut());
         return;
     }
-    let session = &app.session;
+    let session = pane.session;
     let game = session.current();
     let kind = G::KIND.title();
     let state = match game.outcome() {
@@ -76,13 +97,11 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         None => format!("{} to move", G::side_name(game.to_move())),
     };
     let title = fit_title(&[format!("{kind} · {state}"), state], area.width);
-    let mut block = pane_block(Pane::Board, app.view.focus, &title, &app.theme);
-    if let Some(score) = app.board.score(game) {
-        block =
-            block.title_bottom(Line::styled(format!(" {score} "), app.theme.title).right_aligned());
+    let mut block = pane_block(Pane::Board, pane.focus, &title, theme);
+    if let Some(score) = board.score(game) {
+        block = block.title_bottom(Line::styled(format!(" {score} "), theme.title).right_aligned());
     }
     frame.render_widget(block, area);
-    let human_to_move = game.outcome().is_none() && app.is_human(game.to_move());
     let before = session
         .cursor()
         .checked_sub(2)
@@ -90,13 +109,12 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         .map_or(session.initial(), |s| &s.after);
     let last = session.last_step();
     let ctx = BoardCtx {
-        theme: &app.theme,
-        cursor: human_to_move.then_some(app.view.cursor),
+        theme,
+        cursor: pane.cursor,
         last: last.map(|s| s.mv),
         before: last.map(|_| before),
-        hint: app.hint.map(|(mv, _)| mv),
+        hint: pane.hint,
         path: &[],
     };
-    app.board
-        .draw(game, &ctx, layout::inner(area), frame.buffer_mut());
+    board.draw(game, &ctx, layout::inner(area), frame.buffer_mut());
 }

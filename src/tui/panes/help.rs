@@ -1,18 +1,19 @@
-//! The help overlay: every key and mouse action, from the keymap's own table.
+//! The help overlay: every key (from the keymap's table) and mouse action.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use crate::tui::keymap::HELP;
+use crate::tui::keymap;
 use crate::tui::theme::Theme;
 
 /// Draws the help overlay into `area`, scrolled down by `scroll` lines.
 pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
     frame.render_widget(Clear, area);
+    let help = keymap::help();
     let visible = usize::from(area.height.saturating_sub(2));
-    let more = HELP.len() > visible;
+    let more = help.len() > visible;
     let block = Block::bordered()
         .border_style(theme.border_focused)
         .title(if more {
@@ -21,14 +22,14 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
             " Help · ? or Esc closes "
         })
         .title_style(theme.title);
-    let keys_w = HELP
+    let keys_w = help
         .iter()
         .map(|(k, _)| k.chars().count())
         .max()
         .unwrap_or(0)
         + 1;
-    let scroll = scroll.min(HELP.len().saturating_sub(visible));
-    let lines: Vec<Line> = HELP
+    let scroll = scroll.min(help.len().saturating_sub(visible));
+    let lines: Vec<Line> = help
         .iter()
         .skip(scroll)
         .map(|&(keys, what)| {

@@ -8,25 +8,28 @@ use ratatui::widgets::Paragraph;
 
 use super::pane_block;
 use crate::engine::score;
+use crate::games::Playable;
+use crate::session::Session;
 use crate::tui::action::Pane;
-use crate::tui::app::App;
-use crate::tui::boards::HasBoard;
 use crate::tui::layout;
+use crate::tui::theme::Theme;
 
-/// Draws the move log into `area`.
-pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
-    let session = &app.session;
+/// Draws the move log of `session` into `area`, from row `offset` on.
+pub fn draw<G: Playable>(
+    frame: &mut Frame,
+    session: &Session<G>,
+    focus: Pane,
+    offset: usize,
+    theme: &Theme,
+    area: Rect,
+) {
     let steps = session.steps();
     let title = format!("Moves {}/{}", session.cursor(), steps.len());
-    frame.render_widget(
-        pane_block(Pane::Moves, app.view.focus, &title, &app.theme),
-        area,
-    );
+    frame.render_widget(pane_block(Pane::Moves, focus, &title, theme), area);
     let inner = layout::inner(area);
     let rows = usize::from(inner.height);
     let total = steps.len() + 1;
-    let offset = app.view.log_offset.min(total.saturating_sub(rows));
-    let theme = &app.theme;
+    let offset = offset.min(total.saturating_sub(rows));
     let lines: Vec<Line> = (offset..total.min(offset + rows))
         .map(|row| {
             let current = row == session.cursor();
@@ -55,7 +58,7 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
             }
             let mut line = Line::from(spans);
             if current {
-                line = line.style(if app.view.focus == Pane::Moves {
+                line = line.style(if focus == Pane::Moves {
                     theme.selected
                 } else {
                     theme.title

@@ -9,16 +9,36 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{pane_block, seconds, spinner};
-use crate::engine::api::{Algorithm, SearchResult};
+use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::score;
 use crate::engine::stats::{SearchStats, group_digits};
+use crate::games::Playable;
 use crate::tui::action::Pane;
-use crate::tui::app::{App, MinimaxCount, format_line};
-use crate::tui::boards::HasBoard;
+use crate::tui::driver::{EngineDriver, MinimaxCount, format_line};
 use crate::tui::layout;
 use crate::tui::theme::Theme;
 use crate::tui::tree_browser::depth_text;
 use crate::tui::worker::{MINIMAX_COUNT_BUDGET, Purpose};
+
+/// What the engine pane shows.
+pub struct EnginePane<'a, G: Playable> {
+    /// The engine's searches.
+    pub engine: &'a EngineDriver<G>,
+    /// Search settings per side.
+    pub settings: &'a [EngineSettings; 2],
+    /// The position on view (a running search's line is read from it).
+    pub position: &'a G,
+    /// The clock, in ticks.
+    pub tick: u64,
+    /// The engine, not a human, moves next here (a hint is of no use).
+    pub engine_to_move: bool,
+    /// The focused pane.
+    pub focus: Pane,
+    /// First line shown.
+    pub scroll: usize,
+    /// The styles.
+    pub theme: &'a Theme,
+}
 
 /// Nodes per second, short: `1.2M`, `35k`.
 fn short_rate(per_second: f64) -> String {
@@ -148,9 +168,9 @@ fn minimax_items<'a>(
 
 /// The pane's text for an inside `width` columns wide, every line of it (the pane shows
 /// those that fit, from [`crate::tui::view_state::ViewState::engine_scroll`]).
-pub fn lines<G: HasBoard>(app: &App<G>, width: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
-    let engine = &app.engine;
+pub fn lines<G: Playable>(pane: &EnginePane<G>, width: u16) -> Vec<Line<'static>> {
+    let theme = pane.theme;
+    let engine = pane.engine;
     let mut lines: Vec<Line> = Vec::new();
     let side = engine
         .pending
@@ -158,7 +178,7 @@ pub fn lines<G: HasBoard>(app: &App<G>, width: u16) -> Vec<Line<'static>> {
         .or_else(|| engine.last.as_ref().map(|l| (l.side, l.purpose)));
     let Some((side, purpose)) = side else {
         lines.push(Line::styled("No search yet.", theme.dim));
-        let text = if app.engines_only() || !app.is_human(app.session.current().to_move()) {
+        let text = if pane.engine_to_move {
             "The engine moves when it is its turn."
         } else {
             "H asks it for a hint."
@@ -166,7 +186,7 @@ pub fn lines<G: HasBoard>(app: &App<G>, width: u16) -> Vec<Line<'static>> {
         lines.push(Line::styled(text, theme.dim));
         return lines;
     };
-    let settings = &app.settings[side.index()];
+    let settings = &pane.settings[side.index()];
     let who = match purpose {
         Purpose::Move => format!("{} engine", G::side_name(side)),
         Purpose::Hint => format!("hint for {}", G::side_name(side)),
@@ -180,17 +200,13 @@ pub fn lines<G: HasBoard>(app: &App<G>, width: u16) -> Vec<Line<'static>> {
     ];
     let result: Option<(&SearchResult<G::Move>, Vec<String>)> = if let Some(p) = engine.pending {
         head.push(vec![Span::styled(
-            format!(
-                "{} {}",
-                spinner(app.view.tick),
-                seconds(app.view.tick - p.started)
-            ),
+            format!("{} {}", spinner(pane.tick), seconds(pane.tick - p.started)),
             theme.key,
         )]);
         engine
             .progress
             .as_ref()
-            .map(|r| (r, format_line(app.session.current(), &r.pv)))
+            .map(|r| (r, format_line(pane.position, &r.pv)))
     } else {
         engine.last.as_ref().map(|l| {
             let state = if l.hurried { "stopped early" } else { "done" };
@@ -247,18 +263,18 @@ pub fn lines<G: HasBoard>(app: &App<G>, width: u16) -> Vec<Line<'static>> {
 }
 
 /// How many lines the pane's text takes at this inside width (for scrolling).
-pub fn line_count<G: HasBoard>(app: &App<G>, width: u16) -> usize {
-    lines(app, width).len()
+pub fn line_count<G: Playable>(pane: &EnginePane<G>, width: u16) -> usize {
+    lines(pane, width).len()
 }
 
 /// Draws the engine pane into `area`.
-pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
-    let theme = &app.theme;
+pub fn draw<G: Playable>(frame: &mut Frame, pane: &EnginePane<G>, area: Rect) {
+    let theme = pane.theme;
     let inner = layout::inner(area);
-    let all = lines(app, inner.width);
+    let all = lines(pane, inner.width);
     let rows = usize::from(inner.height);
-    let offset = app.view.engine_scroll.min(all.len().saturating_sub(rows));
-    let mut block = pane_block(Pane::Engine, app.view.focus, "Engine", theme);
+    let offset = pane.scroll.min(all.len().saturating_sub(rows));
+    let mut block = pane_block(Pane::Engine, pane.focus, "Engine", theme);
     let mut marks = Vec::new();
     if offset > 0 {
         marks.push("↑");

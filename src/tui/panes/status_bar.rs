@@ -9,168 +9,110 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{seconds, spinner};
-use crate::engine::{Outcome, Scoring};
-use crate::tui::action::Pane;
-use crate::tui::app::App;
-use crate::tui::boards::HasBoard;
+use crate::engine::{Outcome, Player, Scoring};
+use crate::games::Playable;
+use crate::session::Session;
+use crate::tui::driver::Pending;
+use crate::tui::keymap::{self, Situation};
+use crate::tui::theme::Theme;
+use crate::tui::view_state::Message;
 use crate::tui::worker::Purpose;
 
-/// The first line's state text (also used by tests).
-pub fn state_text<G: HasBoard>(app: &App<G>) -> String {
-    let session = &app.session;
-    let game = session.current();
-    let mut text = match game.outcome() {
-        Some(Outcome::Win { winner, margin }) => {
-            let name = G::side_name(winner);
-            let who = if app.is_human(winner) && !app.engines_only() {
-                " (you)"
-            } else if app.engines_only() || app.is_human(winner.other()) {
-                " (engine)"
-            } else {
-                ""
-            };
-            if G::SCORING == Scoring::Margin {
-                format!("{name}{who} wins by {margin}")
-            } else {
-                format!("{name}{who} wins")
-            }
-        }
-        Some(Outcome::Draw) => "Draw".to_string(),
-        None => {
-            let side = game.to_move();
-            let who = if app.is_human(side) { "you" } else { "engine" };
-            // The move shown last earned the mover another one (Kalah's store, a box).
-            let again = session.last_step().is_some_and(|s| s.mover == side);
-            if again {
-                format!("{} to move again ({who}): extra turn", G::side_name(side))
-            } else {
-                format!("{} to move ({who})", G::side_name(side))
-            }
-        }
-    };
-    if !session.at_end() {
-        let _ = write!(
-            text,
-            " · viewing move {} of {}",
-            session.cursor(),
-            session.steps().len()
-        );
-    }
-    if let Some(p) = app.engine.pending {
-        let what = match p.purpose {
-            Purpose::Move if p.hurried => "moving now",
-            Purpose::Move => "thinking",
-            Purpose::Hint => "finding a hint",
-            Purpose::Tree => "recording a search",
-            Purpose::Compare => "comparing searches",
-        };
-        let _ = write!(
-            text,
-            " · {} {what} {}",
-            spinner(app.view.tick),
-            seconds(app.view.tick - p.started)
-        );
-    } else if app.paused && app.session.current().outcome().is_none() {
-        text.push_str(" · paused");
-    }
-    text
+/// What the status bar shows.
+pub struct StatusBar<'a, G: Playable> {
+    /// The game.
+    pub session: &'a Session<G>,
+    /// Which sides a human plays.
+    pub humans: [bool; 2],
+    /// The running search.
+    pub pending: Option<Pending>,
+    /// Engine-vs-engine play is paused.
+    pub paused: bool,
+    /// The clock, in ticks.
+    pub tick: u64,
+    /// The status message.
+    pub message: Option<&'a Message>,
+    /// What decides the key hints.
+    pub situation: Situation,
+    /// The styles.
+    pub theme: &'a Theme,
 }
 
-/// The keys worth showing while the tree pane has the focus.
-fn tree_hints<G: HasBoard>(app: &App<G>) -> Vec<(&'static str, &'static str)> {
-    let mut keys = Vec::new();
-    let pending = app.engine.pending.map(|p| p.purpose);
-    if matches!(pending, Some(Purpose::Tree | Purpose::Compare)) {
-        keys.push(("Esc", "stop"));
+impl<G: Playable> StatusBar<'_, G> {
+    fn is_human(&self, player: Player) -> bool {
+        self.humans[player.index()]
     }
-    if app.trees.shown().is_some() {
-        keys.extend([
-            ("↑↓", "select"),
-            ("←→", "close/open"),
-            ("p", "PV"),
-            ("*", "subtree"),
-            ("c", "collapse"),
-        ]);
+
+    fn engines_only(&self) -> bool {
+        self.humans == [false, false]
     }
-    if app.trees.trees.len() > 1 {
-        keys.push(("1-9", "tree"));
+
+    /// The first line's state text.
+    pub fn state_text(&self) -> String {
+        let session = self.session;
+        let game = session.current();
+        let mut text = match game.outcome() {
+            Some(Outcome::Win { winner, margin }) => {
+                let name = G::side_name(winner);
+                let who = if self.is_human(winner) && !self.engines_only() {
+                    " (you)"
+                } else if self.engines_only() || self.is_human(winner.other()) {
+                    " (engine)"
+                } else {
+                    ""
+                };
+                if G::SCORING == Scoring::Margin {
+                    format!("{name}{who} wins by {margin}")
+                } else {
+                    format!("{name}{who} wins")
+                }
+            }
+            Some(Outcome::Draw) => "Draw".to_string(),
+            None => {
+                let side = game.to_move();
+                let who = if self.is_human(side) { "you" } else { "engine" };
+                // The move shown last earned the mover another one (Kalah's store, a box).
+                let again = session.last_step().is_some_and(|s| s.mover == side);
+                if again {
+                    format!("{} to move again ({who}): extra turn", G::side_name(side))
+                } else {
+                    format!("{} to move ({who})", G::side_name(side))
+                }
+            }
+        };
+        if !session.at_end() {
+            let _ = write!(
+                text,
+                " · viewing move {} of {}",
+                session.cursor(),
+                session.steps().len()
+            );
+        }
+        if let Some(p) = self.pending {
+            let what = match p.purpose {
+                Purpose::Move if p.hurried => "moving now",
+                Purpose::Move => "thinking",
+                Purpose::Hint => "finding a hint",
+                Purpose::Tree => "recording a search",
+                Purpose::Compare => "comparing searches",
+            };
+            let _ = write!(
+                text,
+                " · {} {what} {}",
+                spinner(self.tick),
+                seconds(self.tick - p.started)
+            );
+        } else if self.paused && game.outcome().is_none() {
+            text.push_str(" · paused");
+        }
+        text
     }
-    keys.extend([("t", "search"), ("v", "compare")]);
-    if !matches!(pending, Some(Purpose::Tree | Purpose::Compare)) {
-        keys.push(("Esc", "live board"));
-    }
-    if pending == Some(Purpose::Move) {
-        keys.push(("m", "move now"));
-    }
-    if app.engines_only() && app.session.current().outcome().is_none() {
-        keys.push(("Space", if app.paused { "resume" } else { "pause" }));
-    }
-    keys.extend([("Tab", "focus"), ("?", "help"), ("q", "quit")]);
-    keys
 }
 
 /// The keys worth showing now: for an open dialog or the help its answers, else for the
-/// focused pane and the state of the game.
-pub fn key_hints<G: HasBoard>(app: &App<G>) -> Vec<(&'static str, &'static str)> {
-    if app.view.dialog.is_some() {
-        return vec![("y ⏎", "yes"), ("n Esc", "no"), ("Ctrl-c", "quit now")];
-    }
-    if app.view.help {
-        return vec![("↑↓ PgUp PgDn", "scroll"), ("? Esc", "close")];
-    }
-    if app.view.focus == Pane::Tree {
-        return tree_hints(app);
-    }
-    let game = app.session.current();
-    let mut keys = Vec::new();
-    if app
-        .engine
-        .pending
-        .is_some_and(|p| p.purpose == Purpose::Move)
-    {
-        keys.push(("Esc", "move now"));
-    }
-    if app.engines_only() && game.outcome().is_none() {
-        keys.push(("Space", if app.paused { "resume" } else { "pause" }));
-        if app.paused {
-            keys.push((".", "one move"));
-        }
-    }
-    match app.view.focus {
-        Pane::Board => {
-            if !app.engines_only() && game.outcome().is_none() && app.is_human(game.to_move()) {
-                keys.push(("←↑↓→", "move"));
-                keys.push(("⏎", "play"));
-                keys.push(("H", "hint"));
-            }
-        }
-        Pane::Moves => {
-            keys.push(("↑↓", "step"));
-            keys.push(("PgUp PgDn", "scroll"));
-            keys.push(("Home", "start"));
-        }
-        Pane::Engine => keys.push(("↑↓ PgUp PgDn", "scroll")),
-        Pane::Tree => {}
-    }
-    if !app.session.at_end() {
-        keys.push(("r", "redo"));
-        keys.push(("End", "latest"));
-    }
-    if app.session.cursor() > 0 {
-        keys.push(("u", "undo"));
-    }
-    if game.outcome().is_some() {
-        keys.push(("n", "new game"));
-    }
-    keys.extend([
-        ("s", "save"),
-        ("t", "tree"),
-        ("o", "setup"),
-        ("Tab", "focus"),
-        ("?", "help"),
-        ("q", "quit"),
-    ]);
-    keys
+/// focused pane and the state of the game (read from the key table).
+pub fn key_hints(situation: &Situation) -> Vec<(&'static str, &'static str)> {
+    keymap::hints(situation)
 }
 
 /// Width of a hint as drawn: `key what` and two spaces.
@@ -202,14 +144,14 @@ fn fitting(
 
 /// Draws the status bar into `area` (two rows). A message goes after the state when it fits
 /// there, else it takes the second row before the keys.
-pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
-    let theme = &app.theme;
+pub fn draw<G: Playable>(frame: &mut Frame, bar: &StatusBar<G>, area: Rect) {
+    let theme = bar.theme;
     let width = usize::from(area.width);
-    let state = state_text(app);
+    let state = bar.state_text();
     let mut first = vec![Span::styled(state.clone(), theme.title)];
     let mut second = Vec::new();
     let mut used = 0;
-    if let Some(message) = &app.view.message {
+    if let Some(message) = bar.message {
         let style = if message.is_error {
             theme.error
         } else {
@@ -224,7 +166,7 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
             used = len + 2;
         }
     }
-    for (key, what) in fitting(&key_hints(app), width.saturating_sub(used)) {
+    for (key, what) in fitting(&key_hints(&bar.situation), width.saturating_sub(used)) {
         second.push(Span::styled(key, theme.key));
         second.push(Span::styled(format!(" {what}  "), theme.dim));
     }

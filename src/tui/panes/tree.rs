@@ -12,22 +12,36 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::pane_block;
 use crate::engine::stats::group_digits;
 use crate::engine::tree::Bound;
+use crate::games::Playable;
+use crate::session::Session;
 use crate::tui::action::Pane;
-use crate::tui::app::App;
-use crate::tui::boards::HasBoard;
 use crate::tui::layout;
 use crate::tui::theme::Theme;
-use crate::tui::tree_browser::{Recorded, bound_name, bound_text, row_indent, wrap};
+use crate::tui::tree_browser::{Recorded, TreeBrowser, bound_name, bound_text, row_indent, wrap};
 use crate::tui::tree_view::Row;
 use crate::tui::worker::Purpose;
 
+/// What the search-tree pane shows.
+pub struct TreePane<'a, G: Playable> {
+    /// The recorded trees.
+    pub trees: &'a TreeBrowser<G>,
+    /// The game (the title says where the tree's root stands in it).
+    pub session: &'a Session<G>,
+    /// The focused pane.
+    pub focus: Pane,
+    /// The engine records its own searches.
+    pub record_engine: bool,
+    /// What the running search is for, if one runs.
+    pub searching: Option<Purpose>,
+    /// What the last finished search was for.
+    pub last_search: Option<Purpose>,
+    /// The styles.
+    pub theme: &'a Theme,
+}
+
 /// What the pane says before there is a tree.
-fn empty_text<G: HasBoard>(app: &App<G>) -> Vec<String> {
-    let searching = app
-        .engine
-        .pending
-        .is_some_and(|p| matches!(p.purpose, Purpose::Tree | Purpose::Compare));
-    if searching {
+fn empty_text<G: Playable>(pane: &TreePane<G>) -> Vec<String> {
+    if matches!(pane.searching, Some(Purpose::Tree | Purpose::Compare)) {
         return vec!["Searching... (Esc stops; what is recorded stays)".to_string()];
     }
     let mut text = vec![
@@ -35,18 +49,13 @@ fn empty_text<G: HasBoard>(app: &App<G>) -> Vec<String> {
         "t searches the position on the board and records the tree; v compares minimax \
          and alpha-beta there."
             .to_string(),
-        if app.record_engine {
+        if pane.record_engine {
             "The engine's next searches are recorded too (R: off).".to_string()
         } else {
             "The engine's searches are not recorded (R: on).".to_string()
         },
     ];
-    if app
-        .engine
-        .last
-        .as_ref()
-        .is_some_and(|l| l.purpose == Purpose::Move)
-    {
+    if pane.last_search == Some(Purpose::Move) {
         text.push(
             "The engine's last move was searched without recording: [ steps back to its \
              position, then t searches it again."
@@ -57,7 +66,7 @@ fn empty_text<G: HasBoard>(app: &App<G>) -> Vec<String> {
 }
 
 /// One row of the tree.
-fn row_line<'a, G: HasBoard>(
+fn row_line<'a, G: Playable>(
     rec: &Recorded<G>,
     row: Row,
     width: u16,
@@ -118,10 +127,10 @@ fn row_line<'a, G: HasBoard>(
 }
 
 /// Draws the tree pane into `area`.
-pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
-    let theme = &app.theme;
-    let browser = &app.trees;
-    let focused = app.view.focus == Pane::Tree;
+pub fn draw<G: Playable>(frame: &mut Frame, pane: &TreePane<G>, area: Rect) {
+    let theme = pane.theme;
+    let browser = pane.trees;
+    let focused = pane.focus == Pane::Tree;
     let mut title = match browser.shown() {
         Some(r) => format!(
             "Search tree · {} nodes",
@@ -130,7 +139,7 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
         None => "Search tree".to_string(),
     };
     if let Some(root) = browser.shown().map(|r| r.root.hash()) {
-        let session = &app.session;
+        let session = pane.session;
         let before_last = session
             .cursor()
             .checked_sub(2)
@@ -142,13 +151,13 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, app: &App<G>, area: Rect) {
             title.push_str(" · other position");
         }
     }
-    if app.record_engine {
+    if pane.record_engine {
         title.push_str(" · rec");
     }
-    frame.render_widget(pane_block(Pane::Tree, app.view.focus, &title, theme), area);
+    frame.render_widget(pane_block(Pane::Tree, pane.focus, &title, theme), area);
     let inner = layout::inner(area);
     if browser.trees.is_empty() && browser.compare.is_empty() {
-        let lines: Vec<Line> = empty_text(app)
+        let lines: Vec<Line> = empty_text(pane)
             .into_iter()
             .map(|t| Line::styled(t, theme.dim))
             .collect();

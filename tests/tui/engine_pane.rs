@@ -1,0 +1,216 @@
+//! The engine pane: live progress, the final answer, and the minimax comparison.
+
+use std::time::Duration;
+
+use gametree::config::Config;
+use gametree::engine::api::{Algorithm as Algo, SearchResult};
+use gametree::engine::stats::SearchStats;
+use gametree::games::tictactoe::TicTacToe;
+use gametree::tui::app::{App, Effect};
+use gametree::tui::event::Event;
+use gametree::tui::worker::{Purpose, Report};
+use ratatui::crossterm::event::KeyCode;
+
+use crate::helpers::{
+    ch, config, engine_text, feed, finished, key, new_app, notations, render, screen, search_id,
+    search_result, ttt,
+};
+
+fn progress<M>(id: u64, result: SearchResult<M>) -> Event<Report<M>> {
+    Event::Engine(Report::Progress { id, result })
+}
+
+fn full_engine(config: &mut Config) {
+    for side in [&mut config.players.first, &mut config.players.second] {
+        side.engine.algorithm = Algo::Full;
+        side.engine.limits.time = Some(std::time::Duration::from_secs(1));
+        side.engine.limits.depth = None;
+    }
+}
+
+/// A Tic-tac-toe game against the engine (O) where X has played b2: the engine's search
+/// and its id.
+fn engine_thinking(config: &Config) -> (App<TicTacToe>, u64) {
+    let mut app = new_app::<TicTacToe>(config);
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    let id = search_id(&fx, Purpose::Move);
+    (app, id)
+}
+
+/// Feeds a progress report of search `id` with these counters, best move and line.
+fn report_progress(app: &mut App<TicTacToe>, id: u64, stats: SearchStats, pv: &[&str]) {
+    let pv: Vec<u8> = pv.iter().map(|m| ttt(m)).collect();
+    let result = search_result(pv.first().copied(), 0, pv, stats);
+    feed(app, vec![progress(id, result)]);
+}
+
+#[test]
+fn the_engine_pane_shows_the_search_and_minimax_comparison() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    let id = search_id(&fx, Purpose::Move);
+    feed(&mut app, vec![Event::Tick; 3]);
+    let thinking = screen(&render(&mut app, 80, 24));
+    assert!(
+        thinking.contains("O engine · alphabeta · depth 9"),
+        "{thinking}"
+    );
+    assert!(thinking.contains("0.3s"), "{thinking}");
+    feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
+    let counting = screen(&render(&mut app, 80, 24));
+    assert!(
+        counting.contains("minimax to depth 3: counting"),
+        "{counting}"
+    );
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::MinimaxNodes {
+            id,
+            nodes: Some(420),
+        })],
+    );
+    let done = screen(&render(&mut app, 80, 24));
+    assert!(done.contains("best a1"), "{done}");
+    assert!(done.contains("nodes 42"), "{done}");
+    // Against the nodes of the search to that depth, and saying which.
+    assert!(done.contains("minimax to depth 3: 420 nodes"), "{done}");
+    assert!(done.contains("×10.0 alphabeta's 42"), "{done}");
+    // Over the budget, the count is given up and says so.
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::MinimaxNodes { id, nodes: None })],
+    );
+    let over = screen(&render(&mut app, 80, 24));
+    assert!(over.contains("over 3,000,000 nodes"), "{over}");
+}
+
+// The engine pane is live during a search; the time-limited full engine is shown by
+// its time, never by its depth sentinel.
+#[test]
+fn the_engine_pane_is_live_while_the_engine_thinks() {
+    let mut config = config(true, false);
+    full_engine(&mut config);
+    let (mut app, id) = engine_thinking(&config);
+    let stats = SearchStats {
+        nodes: 5000,
+        cutoffs: 120,
+        elapsed: Duration::from_millis(100),
+        ..SearchStats::default()
+    };
+    report_progress(&mut app, id, stats, &[]);
+    let text = engine_text(&mut app);
+    assert!(text.contains("full · 1000 ms/move"), "{text}");
+    assert!(!text.contains("depth 1000"), "{text}");
+    assert!(text.contains("best so far -"), "{text}");
+    assert!(text.contains("value not yet"), "{text}");
+    assert!(
+        text.contains("nodes 5,000") && text.contains("speed 50k n/s"),
+        "{text}"
+    );
+    assert!(text.contains("depth -"), "{text}");
+    // An iteration completed: the best move so far, its value, depth and line.
+    let stats = SearchStats {
+        nodes: 20_000,
+        depth: 4,
+        iteration_nodes: 15_000,
+        elapsed: Duration::from_millis(200),
+        ..SearchStats::default()
+    };
+    report_progress(&mut app, id, stats, &["a1", "c3", "a3"]);
+    let text = engine_text(&mut app);
+    assert!(text.contains("best so far a1"), "{text}");
+    assert!(text.contains("value +0"), "{text}");
+    assert!(
+        text.contains("depth 4") && text.contains("nodes 20,000"),
+        "{text}"
+    );
+    assert!(text.contains("pv a1 c3 a3"), "{text}");
+    // The header of the whole screen never shows the sentinel either.
+    assert!(!screen(&render(&mut app, 80, 24)).contains("depth 1000"));
+    assert!(!screen(&render(&mut app, 120, 40)).contains("depth 1000"));
+    // The same for minimax and alpha-beta (no answer until the end: counters only).
+    for algorithm in [Algo::Minimax, Algo::AlphaBeta] {
+        let mut config = config.clone();
+        config.players.second.engine.algorithm = algorithm;
+        config.players.second.engine.limits.depth = Some(5);
+        let (mut app, id) = engine_thinking(&config);
+        let stats = SearchStats {
+            nodes: 777,
+            elapsed: Duration::from_millis(100),
+            ..SearchStats::default()
+        };
+        report_progress(&mut app, id, stats, &[]);
+        let text = engine_text(&mut app);
+        assert!(text.contains(&format!("{algorithm} · depth 5")), "{text}");
+        assert!(text.contains("nodes 777"), "{text}");
+        assert!(!text.contains("thinking..."), "{text}");
+    }
+}
+
+// "move now" before any root move was searched: no fake value in the log or the pane.
+#[test]
+fn a_move_made_before_any_search_has_no_value() {
+    let mut config = config(true, false);
+    full_engine(&mut config);
+    let (mut app, id) = engine_thinking(&config);
+    assert!(feed(&mut app, vec![ch('m')]).contains(&Effect::Stop));
+    let stats = SearchStats {
+        nodes: 3,
+        ..SearchStats::default()
+    };
+    let mut result = search_result(Some(ttt("a1")), 0, vec![ttt("a1")], stats);
+    result.completed = false;
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Finished { id, result })],
+    );
+    assert_eq!(notations(&app), ["b2", "a1"]);
+    assert_eq!(app.session.steps()[1].value, None, "no value logged");
+    let text = engine_text(&mut app);
+    assert!(text.contains("stopped early"), "{text}");
+    assert!(text.contains("none: stopped before any move"), "{text}");
+    assert!(!text.contains("value +0"), "{text}");
+    let log = screen(&render(&mut app, 80, 24));
+    let row = log.lines().find(|l| l.contains("2. O")).unwrap();
+    assert!(!row.contains("+0"), "{row}");
+}
+
+// Minimax says so plainly; the ratio compares the same depth (the last iteration).
+#[test]
+fn the_minimax_comparison_is_plain_and_compares_like_with_like() {
+    let mut config = config(true, false);
+    config.players.second.engine.algorithm = Algo::Minimax;
+    let mut app = new_app::<TicTacToe>(&config);
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    feed(
+        &mut app,
+        vec![finished(search_id(&fx, Purpose::Move), ttt("a1"), 0)],
+    );
+    let text = engine_text(&mut app);
+    assert!(text.contains("plain minimax: no pruning"), "{text}");
+    assert!(!text.contains("would visit"), "{text}");
+    // The full engine: 1,000 nodes over every iteration, 100 in the depth-4 one.
+    let mut config = config.clone();
+    full_engine(&mut config);
+    let (mut app, id) = engine_thinking(&config);
+    let stats = SearchStats {
+        nodes: 1000,
+        iteration_nodes: 100,
+        depth: 4,
+        ..SearchStats::default()
+    };
+    let result = search_result(Some(ttt("a1")), 0, vec![ttt("a1")], stats);
+    feed(
+        &mut app,
+        vec![
+            Event::Engine(Report::Finished { id, result }),
+            Event::Engine(Report::MinimaxNodes {
+                id,
+                nodes: Some(500),
+            }),
+        ],
+    );
+    let text = engine_text(&mut app);
+    assert!(text.contains("minimax to depth 4: 500 nodes"), "{text}");
+    assert!(text.contains("×5.0 the depth-4 iteration's 100"), "{text}");
+}

@@ -1,0 +1,932 @@
+//! The search-tree pane on real recorded searches served by the worker: expanding and
+//! collapsing, the principal variation, the previewed position, explanations, truncation,
+//! mouse, comparisons and their verdicts, stale answers, and when the engine records.
+
+use std::sync::mpsc;
+
+use gametree::config::Config;
+use gametree::engine::api::{Algorithm, EngineSettings};
+use gametree::engine::stats::group_digits;
+use gametree::engine::tree::{Bound, SearchTree};
+use gametree::engine::{Game, Player, score};
+use gametree::games::dots::Dots;
+use gametree::games::gomoku::Gomoku;
+use gametree::games::kalah::Kalah;
+use gametree::games::tictactoe::TicTacToe;
+use gametree::tui::action::Pane;
+use gametree::tui::app::{App, Effect};
+use gametree::tui::boards::HasBoard;
+use gametree::tui::event::Event;
+use gametree::tui::layout::{self, Areas};
+use gametree::tui::tree_browser::bound_text;
+use gametree::tui::worker::{Job, Purpose, Report, Worker, comparison, minimax_nodes};
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, MouseEventKind};
+use ratatui::layout::Position;
+use ratatui::style::Modifier;
+
+use crate::helpers::{
+    DEADLOCK_GUARD, ch, click, config, fake, feed, find, finished, key, lines, mouse, new_app,
+    notations, play_line, render, screen, search_id, ttt,
+};
+
+/// Carries out the app's searches on a real engine worker with the config's engines,
+/// feeding every report back to the app until each search has finished.
+fn serve<G: HasBoard>(app: &mut App<G>, config: &Config, effects: Vec<Effect<G>>) {
+    let options = config.game_options::<G>().unwrap();
+    let engines = gametree::tui::engines::<G>(config, &options).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(engines, move |r| {
+        let _ = tx.send(r);
+    })
+    .unwrap();
+    let mut todo = effects;
+    while let Some(at) = todo.iter().position(|e| matches!(e, Effect::Search { .. })) {
+        let Effect::Search {
+            id,
+            root,
+            side,
+            job,
+            ..
+        } = todo.remove(at)
+        else {
+            continue;
+        };
+        worker.run(id, root, side, job);
+        loop {
+            let report = rx.recv_timeout(DEADLOCK_GUARD).expect("the worker answers");
+            let done = matches!(report, Report::Finished { id: i, .. } if i == id);
+            todo.extend(app.update(Event::Engine(report)));
+            if done {
+                break;
+            }
+        }
+    }
+}
+
+/// Two humans (so no engine move interferes), each side searching `depth` deep.
+fn tree_config(depth: u32) -> Config {
+    let mut config = config(true, true);
+    config.players.first.engine.limits.depth = (depth > 0).then_some(depth);
+    config.players.second.engine.limits.depth = (depth > 0).then_some(depth);
+    config
+}
+
+/// An app at the position `line` reaches, with `t` pressed and its search served.
+fn recorded_app<G: HasBoard>(config: &Config, line: &str) -> App<G> {
+    let mut app = new_app::<G>(config);
+    play_line(&mut app, line);
+    let fx = feed(&mut app, vec![ch('t')]);
+    assert!(
+        fx.iter().any(|e| matches!(
+            e,
+            Effect::Search {
+                purpose: Purpose::Tree,
+                job: Job::Record { .. },
+                ..
+            }
+        )),
+        "t starts a recorded search"
+    );
+    assert_eq!(app.view.focus, Pane::Tree);
+    serve(&mut app, config, fx);
+    assert!(app.trees.shown().is_some(), "the tree arrived");
+    app
+}
+
+fn shown_tree<G: HasBoard>(app: &App<G>) -> &SearchTree<G::Move> {
+    &app.trees.shown().unwrap().tree
+}
+
+fn visible_nodes<G: HasBoard>(app: &App<G>) -> Vec<u32> {
+    let shown = app.trees.shown().unwrap();
+    shown.view.rows().iter().map(|r| r.node).collect()
+}
+
+fn selected_node<G: HasBoard>(app: &App<G>) -> u32 {
+    app.trees.shown().unwrap().view.selected_node().unwrap()
+}
+
+/// The move of node `id` in notation.
+fn node_move<G: HasBoard>(app: &App<G>, id: u32) -> String {
+    let shown = app.trees.shown().unwrap();
+    shown
+        .root
+        .format_move(shown.tree.nodes[id as usize].mv.unwrap())
+}
+
+/// Selects node `id`: everything opened with `*` on the root, then Down to its row.
+fn go_to<G: HasBoard>(app: &mut App<G>, id: u32) {
+    feed(app, vec![key(KeyCode::Home), ch('*'), key(KeyCode::Home)]);
+    let row = visible_nodes(app).iter().position(|&n| n == id).unwrap();
+    feed(app, vec![key(KeyCode::Down); row]);
+    assert_eq!(selected_node(app), id);
+}
+
+/// The text of the board pane.
+fn board_text<G: HasBoard>(app: &App<G>, buf: &Buffer) -> String {
+    let Areas::Panes(areas) = app.areas() else {
+        panic!("too small");
+    };
+    let area = areas.board;
+    (area.y..area.bottom())
+        .map(|y| {
+            (area.x..area.right())
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The inside of the tree pane as one line of words (wrapped text joined again).
+fn tree_words<G: HasBoard>(app: &App<G>, buf: &Buffer) -> String {
+    let Areas::Panes(areas) = app.areas() else {
+        panic!("too small");
+    };
+    let inner = layout::inner(areas.tree);
+    (inner.y..inner.bottom())
+        .map(|y| {
+            (inner.x..inner.right())
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The numbers drawn on the board in the reversed style of a previewed line.
+fn numbered_on_board<G: HasBoard>(app: &App<G>, buf: &Buffer) -> Vec<u32> {
+    let Areas::Panes(areas) = app.areas() else {
+        panic!("too small");
+    };
+    let inner = layout::inner(areas.board);
+    let mut numbers: Vec<u32> = Vec::new();
+    for y in inner.y..inner.bottom() {
+        let mut x = inner.x;
+        while x < inner.right() {
+            let cell = &buf[(x, y)];
+            if cell.modifier.contains(Modifier::REVERSED) && cell.symbol().parse::<u32>().is_ok() {
+                // A number (several digits, maybe with commas for Kalah) in one run.
+                let mut text = String::new();
+                while x < inner.right()
+                    && buf[(x, y)].modifier.contains(Modifier::REVERSED)
+                    && buf[(x, y)].symbol() != " "
+                {
+                    text.push_str(buf[(x, y)].symbol());
+                    x += 1;
+                }
+                numbers.extend(text.split(',').filter_map(|n| n.parse::<u32>().ok()));
+            } else {
+                x += 1;
+            }
+        }
+    }
+    numbers.sort_unstable();
+    numbers
+}
+
+/// Feeds a comparison's answers: (best, value, nodes, ties, gave up) per search.
+fn feed_comparison(app: &mut App<TicTacToe>, answers: &[(u8, i32, u64, Vec<u8>, bool)]) {
+    let fx = feed(app, vec![ch('v')]);
+    let id = search_id(&fx, Purpose::Compare);
+    for (index, (best, value, nodes, ties, gave_up)) in answers.iter().cloned().enumerate() {
+        let (result, tree) = fake(best, value, nodes, ties);
+        feed(
+            app,
+            vec![Event::Engine(Report::Compared {
+                id,
+                index,
+                result,
+                tree,
+                gave_up,
+            })],
+        );
+    }
+    let (result, _) = fake(0, 0, 1, vec![]);
+    feed(app, vec![Event::Engine(Report::Finished { id, result })]);
+}
+
+/// The verdict of a comparison whose first search (minimax) answers `minimax` and every
+/// other answers `others`: (best, value, nodes, ties, gave up).
+fn verdict_of(
+    minimax: (u8, i32, u64, Vec<u8>, bool),
+    others: &(u8, i32, u64, Vec<u8>, bool),
+) -> (App<TicTacToe>, String, bool) {
+    let n = comparison(&EngineSettings::default(), 2).len();
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    let mut answers = vec![minimax];
+    answers.extend((1..n).map(|_| others.clone()));
+    feed_comparison(&mut app, &answers);
+    let (verdict, agree) = app.trees.verdict().unwrap();
+    (app, verdict, agree)
+}
+
+#[test]
+fn tree_opens_at_the_root_children_and_expands_collapses_and_follows_the_pv() {
+    let config = tree_config(9);
+    let mut app = recorded_app::<TicTacToe>(&config, "b2 a1 c1");
+    let tree = shown_tree(&app).clone();
+    let root_children = tree.nodes[0].children.clone();
+    assert_eq!(root_children.len(), 6, "six empty cells");
+    // Collapsed below the root's children at first, the root selected.
+    let mut first_view = vec![0];
+    first_view.extend(&root_children);
+    assert_eq!(visible_nodes(&app), first_view);
+    assert_eq!(selected_node(&app), 0);
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(text.contains("▾ root"), "{text}");
+    for &c in &root_children {
+        let line = format!("▸ {} ", node_move(&app, c));
+        assert!(text.contains(&line), "{line} missing:\n{text}");
+    }
+    // Down, Right: the first child opens, showing its own children.
+    let child = root_children[0];
+    feed(&mut app, vec![key(KeyCode::Down), key(KeyCode::Right)]);
+    let grandchildren = &tree.nodes[child as usize].children;
+    assert!(!grandchildren.is_empty());
+    assert_eq!(visible_nodes(&app).len(), 7 + grandchildren.len());
+    assert_eq!(visible_nodes(&app)[2], grandchildren[0]);
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(
+        text.contains(&format!("▾ {} ", node_move(&app, child))),
+        "{text}"
+    );
+    // Left closes it; Left again goes up to the root; Enter closes the root itself.
+    feed(&mut app, vec![key(KeyCode::Left)]);
+    assert_eq!(visible_nodes(&app), first_view);
+    assert_eq!(selected_node(&app), child);
+    feed(&mut app, vec![key(KeyCode::Left)]);
+    assert_eq!(selected_node(&app), 0);
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(visible_nodes(&app), [0]);
+    feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(visible_nodes(&app), first_view);
+    // p: the principal variation opens down to its end, which is selected.
+    feed(&mut app, vec![ch('p')]);
+    let pv: Vec<u32> = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.on_pv)
+        .map(|(i, _)| i as u32)
+        .collect();
+    assert!(pv.len() > 2, "the line runs several moves deep");
+    let visible = visible_nodes(&app);
+    assert!(
+        pv.iter().all(|n| visible.contains(n)),
+        "every PV node shows"
+    );
+    let end = *pv.last().unwrap();
+    assert_eq!(selected_node(&app), end);
+    assert!(tree.nodes[end as usize].children.is_empty());
+    // The PV's moves are drawn in the PV style.
+    let buf = render(&mut app, 120, 40);
+    let second = node_move(&app, pv[1]);
+    let at = find(&buf, &format!("▾ {second} ")).unwrap();
+    assert_eq!(
+        buf[Position::new(at.x + 2, at.y)].fg,
+        app.theme.pv.fg.unwrap()
+    );
+    // *: the root's whole subtree opens; c closes all again, down to the root's child.
+    feed(&mut app, vec![key(KeyCode::Home), ch('*')]);
+    assert_eq!(visible_nodes(&app).len(), tree.nodes.len());
+    feed(&mut app, vec![key(KeyCode::End)]);
+    let last = selected_node(&app);
+    feed(&mut app, vec![ch('c')]);
+    assert_eq!(visible_nodes(&app), first_view);
+    let top = gametree::tui::tree_view::TreeViewState::path(&tree, last)[1];
+    assert_eq!(selected_node(&app), top);
+    // PageDown and PageUp move by a page of rows.
+    feed(
+        &mut app,
+        vec![key(KeyCode::Home), ch('*'), key(KeyCode::PageDown)],
+    );
+    let page = app.trees.shown().unwrap().view.selected();
+    assert!(page > 3, "a page is many rows: {page}");
+    feed(&mut app, vec![key(KeyCode::PageUp)]);
+    assert_eq!(app.trees.shown().unwrap().view.selected(), 0);
+}
+
+#[test]
+fn selecting_a_node_shows_its_position_on_the_board_and_esc_returns_to_the_game() {
+    let config = tree_config(9);
+    let mut app = recorded_app::<TicTacToe>(&config, "b2 a1 c1");
+    let live = notations(&app);
+    let live_position = app.session.current().clone();
+    feed(&mut app, vec![ch('p')]);
+    let end = selected_node(&app);
+    let tree = shown_tree(&app).clone();
+    let path = gametree::tui::tree_view::TreeViewState::path(&tree, end);
+    let moves: Vec<String> = path[1..].iter().map(|&n| node_move(&app, n)).collect();
+    let line: Vec<String> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("{}.{m}", i + 1))
+        .collect();
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let board = board_text(&app, &buf);
+        assert!(board.contains("Preview"), "{board}");
+        assert!(
+            board.contains(&line.join(" ")),
+            "{line:?} missing:\n{board}"
+        );
+        // Every move of the line is numbered on the board, in order.
+        let want: Vec<u32> = (1..=moves.len() as u32).collect();
+        assert_eq!(numbered_on_board(&app, &buf), want, "{w}x{h}:\n{board}");
+    }
+    // The numbered cells are where the moves went: the first move's cell holds a "1".
+    let mut preview = app.session.current().clone();
+    preview.play_line(&moves.join(" ")).unwrap();
+    assert_eq!(app.preview().unwrap().position, preview);
+    // Browsing never touched the game.
+    assert_eq!(notations(&app), live);
+    assert_eq!(app.session.current(), &live_position);
+    // Esc: the board shows the live position again, with its usual title.
+    feed(&mut app, vec![key(KeyCode::Esc)]);
+    assert_eq!(app.view.focus, Pane::Board);
+    assert!(app.preview().is_none());
+    let buf = render(&mut app, 80, 24);
+    let board = board_text(&app, &buf);
+    assert!(board.contains("Tic-tac-toe · O to move"), "{board}");
+    assert!(numbered_on_board(&app, &buf).is_empty());
+    assert_eq!(notations(&app), live);
+    assert_eq!(app.session.current(), &live_position);
+    // Leaving by Tab does the same; coming back shows the preview again.
+    feed(&mut app, vec![key(KeyCode::BackTab)]);
+    assert!(app.preview().is_some());
+    feed(&mut app, vec![key(KeyCode::Tab)]);
+    assert!(app.preview().is_none());
+}
+
+#[test]
+fn the_explanation_line_says_why_a_node_has_its_value() {
+    let config = tree_config(9);
+    let mut app = recorded_app::<TicTacToe>(&config, "b2 a1 c1");
+    let tree = shown_tree(&app).clone();
+    let fmt = |v: i32| score::format::<TicTacToe>(v);
+    let bound = |v: i32| bound_text::<TicTacToe>(v);
+    // The root: whose move, the best move and its value.
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(text.contains("root: O to move; best "), "{text}");
+    // A cut-off: its value reached beta and the remaining moves were skipped.
+    let (cut, node) = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.bound == Bound::Lower && n.skipped > 1 && !n.children.is_empty())
+        .expect("alpha-beta cuts here");
+    go_to(&mut app, cut as u32);
+    let text = screen(&render(&mut app, 160, 50));
+    let want = format!(
+        "value {} >= beta {}: the {} remaining moves were not searched",
+        fmt(node.value),
+        bound(node.beta),
+        node.skipped
+    );
+    assert!(text.contains(&want), "{want} missing:\n{text}");
+    // The row shows the cut mark with the number of skipped moves.
+    assert!(text.contains(&format!("lower ✂{}", node.skipped)), "{text}");
+    // A fail-low: no move beat alpha.
+    let (low, node) = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.bound == Bound::Upper && !n.children.is_empty())
+        .expect("some node fails low");
+    go_to(&mut app, low as u32);
+    let text = screen(&render(&mut app, 160, 50));
+    let want = format!(
+        "value {} <= alpha {}: no move here beat alpha (upper bound)",
+        fmt(node.value),
+        bound(node.alpha)
+    );
+    assert!(text.contains(&want), "{want} missing:\n{text}");
+    // An exact value inside its window, infinities written out.
+    let (exact, node) = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, n)| n.bound == Bound::Exact && !n.children.is_empty())
+        .expect("an exact inner node");
+    go_to(&mut app, exact as u32);
+    let text = screen(&render(&mut app, 160, 50));
+    let want = format!(
+        "exact value {} inside [{}, {}]",
+        fmt(node.value),
+        bound(node.alpha),
+        bound(node.beta)
+    );
+    assert!(text.contains(&want), "{want} missing:\n{text}");
+    assert!(text.contains("-inf") || text.contains("+inf"), "{text}");
+    // A finished game in the tree.
+    let over = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.children.is_empty() && n.depth > 0)
+        .map(|(i, _)| i as u32)
+        .expect("a game ends inside the tree");
+    go_to(&mut app, over);
+    let text = screen(&render(&mut app, 160, 50));
+    assert!(text.contains("game over here: exact value"), "{text}");
+}
+
+#[test]
+fn a_truncated_tree_says_so() {
+    let mut config = tree_config(9);
+    config.tree.max_nodes = 50;
+    let mut app = recorded_app::<TicTacToe>(&config, "");
+    let tree = shown_tree(&app).clone();
+    assert!(tree.truncated);
+    assert_eq!(tree.nodes.len(), 50);
+    assert!(tree.unrecorded > 0);
+    let want = format!(
+        "truncated after 50 nodes; {} not recorded",
+        group_digits(tree.unrecorded)
+    );
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let text = tree_words(&app, &buf);
+        assert!(
+            text.contains(&want),
+            "{want} missing at {w}x{h}:\n{}",
+            screen(&buf)
+        );
+    }
+    // A node whose moves fell past the budget says why it has no children.
+    let shown = app.trees.shown().unwrap();
+    let cut_short = (0..tree.nodes.len() as u32)
+        .rev()
+        .find(|&i| {
+            let n = &tree.nodes[i as usize];
+            n.children.is_empty() && n.depth > 0 && shown.preview(i).position.outcome().is_none()
+        })
+        .expect("the budget ran out above the horizon");
+    go_to(&mut app, cut_short);
+    let text = screen(&render(&mut app, 160, 50));
+    assert!(
+        text.contains("not recorded (the tree is truncated)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn mouse_clicks_select_and_toggle_rows_and_the_wheel_scrolls() {
+    let config = tree_config(9);
+    let mut app = recorded_app::<TicTacToe>(&config, "b2 a1 c1");
+    app.resize(120, 40);
+    let Areas::Panes(areas) = app.areas() else {
+        panic!("fits");
+    };
+    let parts = app.trees.parts(layout::inner(areas.tree));
+    let row_at = |row: u16| Position::new(parts.list.x + 8, parts.list.y + row);
+    let nodes = visible_nodes(&app);
+    // A click selects the row under it.
+    feed(&mut app, vec![click(row_at(2))]);
+    assert_eq!(selected_node(&app), nodes[2]);
+    assert_eq!(visible_nodes(&app), nodes, "selecting alone opens nothing");
+    // A second click on the selected row opens it, a third closes it.
+    feed(&mut app, vec![click(row_at(2))]);
+    let children = shown_tree(&app).nodes[nodes[2] as usize].children.len();
+    assert_eq!(visible_nodes(&app).len(), nodes.len() + children);
+    feed(&mut app, vec![click(row_at(2))]);
+    assert_eq!(visible_nodes(&app), nodes);
+    // A click on a row's ▸ opens it at once.
+    let marker = Position::new(parts.list.x + 2, parts.list.y + 3);
+    feed(&mut app, vec![click(marker)]);
+    assert_eq!(selected_node(&app), nodes[3]);
+    assert!(visible_nodes(&app).len() > nodes.len());
+    // The wheel scrolls the rows, the selection stays.
+    feed(&mut app, vec![key(KeyCode::Home), ch('*')]);
+    let before = find(&render(&mut app, 120, 40), "▾ root").unwrap();
+    let wheel = mouse(MouseEventKind::ScrollDown, row_at(1));
+    feed(&mut app, vec![wheel.clone(), wheel]);
+    let height = usize::from(parts.list.height);
+    assert_eq!(app.trees.shown().unwrap().view.offset(height), 6);
+    assert_eq!(selected_node(&app), 0);
+    let buf = render(&mut app, 120, 40);
+    assert!(
+        find(&buf, "▾ root").is_none_or(|p| p.y != before.y),
+        "scrolled"
+    );
+    feed(
+        &mut app,
+        vec![mouse(MouseEventKind::ScrollUp, row_at(1)); 3],
+    );
+    assert_eq!(app.trees.shown().unwrap().view.offset(height), 0);
+    // A click on an unfocused tree pane focuses it and selects the row clicked.
+    feed(&mut app, vec![key(KeyCode::Esc)]);
+    let Areas::Panes(small) = app.areas() else {
+        panic!("fits");
+    };
+    let parts = app.trees.parts(layout::inner(small.tree));
+    feed(
+        &mut app,
+        vec![click(Position::new(parts.list.x + 8, parts.list.y + 1))],
+    );
+    assert_eq!(app.view.focus, Pane::Tree);
+    assert_eq!(app.trees.shown().unwrap().view.selected(), 1);
+}
+
+#[test]
+fn comparing_the_algorithms_shows_counts_side_by_side_and_whether_they_agree() {
+    let config = tree_config(4);
+    let mut app = new_app::<TicTacToe>(&config);
+    play_line(&mut app, "b2");
+    let fx = feed(&mut app, vec![ch('v')]);
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Search {
+            purpose: Purpose::Compare,
+            job: Job::Compare { .. },
+            ..
+        }
+    )));
+    serve(&mut app, &config, fx);
+    let searches = comparison(&app.settings[Player::Second.index()], 4);
+    assert_eq!(app.trees.trees.len(), searches.len());
+    // A time-limited full engine has no depth of its own: the game's default is used.
+    let timed = EngineSettings {
+        limits: gametree::engine::limits::Limits {
+            depth: None,
+            time: Some(std::time::Duration::from_secs(1)),
+        },
+        ..EngineSettings::to_depth(Algorithm::Full, 0)
+    };
+    assert_eq!(gametree::tui::worker::comparison_depth(&timed, 8), 8);
+    assert_eq!(
+        gametree::tui::worker::comparison_depth(&app.settings[1], 8),
+        4
+    );
+    assert!(
+        searches
+            .iter()
+            .all(|(_, s)| s.limits == gametree::engine::limits::Limits::depth(4))
+    );
+    // Minimax, alpha-beta without and with ordering first; then whatever else the engine has.
+    assert_eq!(searches[0].1.algorithm, Algorithm::Minimax);
+    assert_eq!(searches[1].1.algorithm, Algorithm::AlphaBeta);
+    assert!(!searches[1].1.ordering && searches[2].1.ordering);
+    let counts: Vec<u64> = app
+        .trees
+        .trees
+        .iter()
+        .map(|r| r.result.stats.nodes)
+        .collect();
+    // The minimax count is what plain minimax visits, counted independently.
+    let root = app.session.current().clone();
+    let stop = gametree::engine::limits::StopFlag::new();
+    assert_eq!(Some(counts[0]), minimax_nodes(&root, 4, 0, u64::MAX, &stop));
+    assert!(
+        counts[1] < counts[0] && counts[2] <= counts[1],
+        "{counts:?}"
+    );
+    let text = screen(&render(&mut app, 120, 40));
+    for ((name, _), count) in searches.iter().zip(&counts) {
+        let row = lines(&render(&mut app, 120, 40))
+            .into_iter()
+            .find(|l| l.contains(name.as_str()) && l.contains(&group_digits(*count)));
+        assert!(row.is_some(), "{name} {count} missing:\n{text}");
+    }
+    // The verdict: the values agree, and the moves are the same or equally good ties.
+    let values: Vec<i32> = app.trees.trees.iter().map(|r| r.result.value).collect();
+    assert!(values.iter().all(|&v| v == values[0]), "{values:?}");
+    let bests: Vec<u8> = app
+        .trees
+        .trees
+        .iter()
+        .map(|r| r.result.best.unwrap())
+        .collect();
+    let (verdict, agree) = app.trees.verdict().unwrap();
+    assert!(agree, "{verdict}");
+    let flat = text.replace('\n', " ");
+    if bests.iter().all(|&b| b == bests[0]) {
+        assert!(verdict.contains("all choose"), "{verdict}");
+    } else {
+        let ties = &app.trees.trees[0].result.ties;
+        assert!(bests.iter().all(|b| ties.contains(b)));
+        assert!(verdict.contains("but each is one of the"), "{verdict}");
+    }
+    assert!(
+        flat.contains(&score::format::<TicTacToe>(values[0])),
+        "{text}"
+    );
+    // Each tree can be browsed: 3 shows alpha-beta with ordering.
+    assert_eq!(app.trees.shown, 0);
+    feed(&mut app, vec![ch('3')]);
+    assert_eq!(app.trees.shown, 2);
+    assert_eq!(
+        shown_tree(&app).nodes.len() as u64,
+        counts[2],
+        "every node recorded"
+    );
+    // Clicking a search's line shows its tree too.
+    let Areas::Panes(areas) = app.areas() else {
+        panic!("fits");
+    };
+    let parts = app.trees.parts(layout::inner(areas.tree));
+    feed(
+        &mut app,
+        vec![click(Position::new(parts.header.x + 3, parts.header.y + 1))],
+    );
+    assert_eq!(app.trees.shown, 1);
+}
+
+#[test]
+fn a_comparison_that_disagrees_or_gave_up_says_so_precisely() {
+    let c3 = (ttt("c3"), 0, 100, vec![ttt("c3")], false);
+    // Values differ: a bug, said in red.
+    let (mut app, verdict, agree) = verdict_of(
+        (ttt("a1"), 0, 900, vec![ttt("a1")], false),
+        &(ttt("b2"), 1, 100, vec![ttt("b2")], false),
+    );
+    assert!(!agree);
+    assert!(
+        verdict.contains("the values DISAGREE: minimax +0, alphabeta unordered +1"),
+        "{verdict}"
+    );
+    let buf = render(&mut app, 160, 50);
+    let at = find(&buf, "the values DISAGREE").unwrap();
+    assert_eq!(buf[at].fg, app.theme.error.fg.unwrap());
+    assert!(app.view.message.as_ref().unwrap().is_error);
+    // Same value, different moves, each one of minimax's ties: said as ties.
+    let ties = vec![ttt("a1"), ttt("b2"), ttt("c3")];
+    let (_, verdict, agree) = verdict_of((ttt("a1"), 0, 900, ties, false), &c3);
+    assert!(agree);
+    assert!(
+        verdict.contains(
+            "the values agree (+0); the moves differ (a1, c3) but each is one of the 3 moves \
+             minimax rates +0"
+        ),
+        "{verdict}"
+    );
+    // A move minimax rates lower is a disagreement even with equal values.
+    let (_, verdict, agree) = verdict_of((ttt("a1"), 0, 900, vec![ttt("a1")], false), &c3);
+    assert!(!agree);
+    assert!(
+        verdict.contains("chose c3, which minimax rates lower"),
+        "{verdict}"
+    );
+    // Minimax over its budget: no reference, and the pane says it gave up.
+    let (mut app, verdict, agree) =
+        verdict_of((ttt("a1"), 0, 3_000_001, vec![ttt("a1")], true), &c3);
+    assert!(agree);
+    assert!(
+        verdict.contains(
+            "the others all choose c3 with value +0; minimax gave up after 3,000,001 nodes"
+        ),
+        "{verdict}"
+    );
+    let text = screen(&render(&mut app, 160, 50));
+    assert!(
+        text.contains("gave up after 3,000,001 nodes (the minimax budget); 1 recorded"),
+        "{text}"
+    );
+}
+
+#[test]
+fn late_answers_of_a_replaced_tree_search_are_ignored() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    let first = search_id(&feed(&mut app, vec![ch('t')]), Purpose::Tree);
+    let fx = feed(&mut app, vec![ch('t')]);
+    assert!(fx.contains(&Effect::Stop), "the first search is stopped");
+    let second = search_id(&fx, Purpose::Tree);
+    let (result, tree) = fake(ttt("a1"), 0, 1, vec![ttt("a1")]);
+    feed(
+        &mut app,
+        vec![
+            Event::Engine(Report::Recorded { id: first, tree }),
+            Event::Engine(Report::Finished {
+                id: first,
+                result: result.clone(),
+            }),
+        ],
+    );
+    assert!(app.trees.shown().is_none(), "the stale tree is dropped");
+    let (_, tree) = fake(ttt("c3"), 0, 1, vec![ttt("c3")]);
+    feed(
+        &mut app,
+        vec![
+            Event::Engine(Report::Recorded { id: second, tree }),
+            Event::Engine(Report::Finished { id: second, result }),
+        ],
+    );
+    assert!(app.trees.shown().is_some());
+    // Esc stops a running tree search instead of leaving the pane.
+    let fx = feed(&mut app, vec![ch('t'), key(KeyCode::Esc)]);
+    assert!(fx.contains(&Effect::Stop));
+    assert_eq!(app.view.focus, Pane::Tree);
+}
+
+#[test]
+fn the_engine_records_its_own_searches_only_once_the_tree_is_used() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    let job = |fx: &[Effect<TicTacToe>]| {
+        fx.iter()
+            .find_map(|e| match e {
+                Effect::Search { job, .. } => Some(*job),
+                _ => None,
+            })
+            .unwrap()
+    };
+    // Normal play: the no-op observer.
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(job(&fx), Job::Think);
+    let id = search_id(&fx, Purpose::Move);
+    feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(
+        text.contains("The engine's searches are not recorded (R: on)"),
+        "{text}"
+    );
+    // Looking at the tree pane arms the recording of the engine's next searches.
+    feed(&mut app, vec![key(KeyCode::BackTab)]);
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(
+        text.contains("last move was searched without recording"),
+        "{text}"
+    );
+    assert!(
+        text.contains("The engine's next searches are recorded too"),
+        "{text}"
+    );
+    feed(&mut app, vec![key(KeyCode::Tab)]);
+    app.view.cursor = ttt("c3");
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert!(matches!(job(&fx), Job::Record { .. }));
+    let id = search_id(&fx, Purpose::Move);
+    let (result, tree) = fake(ttt("c1"), 0, 1, vec![ttt("c1")]);
+    feed(
+        &mut app,
+        vec![
+            Event::Engine(Report::Recorded { id, tree }),
+            Event::Engine(Report::Finished { id, result }),
+        ],
+    );
+    assert_eq!(app.trees.shown().unwrap().label, "engine move");
+    assert_eq!(app.session.steps().len(), 4, "the engine moved as usual");
+    // R turns it off again.
+    feed(
+        &mut app,
+        vec![key(KeyCode::BackTab), ch('R'), key(KeyCode::Tab)],
+    );
+    app.view.cursor = ttt("c2");
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(job(&fx), Job::Think);
+}
+
+#[test]
+fn tree_keys_shadow_global_ones_only_in_the_tree_and_the_hints_say_so() {
+    let mut config = config(false, false);
+    config.ui.engine_pace_ms = 0;
+    let mut app = new_app::<TicTacToe>(&config);
+    feed(&mut app, vec![ch(' ')]);
+    assert!(app.engine.paused, "Space pauses engine play");
+    feed(&mut app, vec![key(KeyCode::BackTab)]);
+    assert_eq!(app.view.focus, Pane::Tree);
+    // p is the principal variation here, not pause; Space still pauses and resumes.
+    feed(&mut app, vec![ch('p')]);
+    assert!(app.engine.paused);
+    let hints = gametree::tui::panes::status_bar::key_hints(&app.situation());
+    assert!(hints.contains(&("Space", "resume")), "{hints:?}");
+    assert!(hints.contains(&("t", "search")) && hints.contains(&("Esc", "live board")));
+    assert!(
+        !hints.iter().any(|(k, _)| *k == "⏎"),
+        "Enter is not play here"
+    );
+    // t while paused searches; the engine stays paused after it.
+    let fx = feed(&mut app, vec![ch('t')]);
+    let id = search_id(&fx, Purpose::Tree);
+    let (result, tree) = fake(ttt("b2"), 0, 1, vec![ttt("b2")]);
+    let fx = feed(
+        &mut app,
+        vec![
+            Event::Engine(Report::Recorded { id, tree }),
+            Event::Engine(Report::Finished { id, result }),
+        ],
+    );
+    assert!(app.session.steps().is_empty(), "browsing plays no move");
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Search { .. })));
+    // Leaving the tree, Home and End step through the game again.
+    feed(&mut app, vec![key(KeyCode::Esc)]);
+    let hints = gametree::tui::panes::status_bar::key_hints(&app.situation());
+    assert!(hints.contains(&("t", "tree")), "{hints:?}");
+}
+
+/// Every game previews a line with numbered moves: `t`, then `p`.
+fn preview_numbers_the_line<G: HasBoard>(config: &Config, line: &str) {
+    let mut app = recorded_app::<G>(config, line);
+    feed(&mut app, vec![ch('p')]);
+    let preview = app.preview().unwrap();
+    assert!(!preview.path.is_empty());
+    for (w, h) in [(80, 24), (160, 50)] {
+        let buf = render(&mut app, w, h);
+        let board = board_text(&app, &buf);
+        assert!(board.contains("Preview"), "{board}");
+        let numbers = numbered_on_board(&app, &buf);
+        let want: Vec<u32> = (1..=preview.path.len() as u32).collect();
+        assert_eq!(numbers, want, "{} at {w}x{h}:\n{board}", G::KIND.title());
+        if w == 160 {
+            assert!(board.contains(&preview.line), "{}:\n{board}", preview.line);
+        }
+    }
+}
+
+#[test]
+fn every_game_previews_the_selected_line_with_numbered_moves() {
+    preview_numbers_the_line::<TicTacToe>(&tree_config(9), "b2");
+    preview_numbers_the_line::<Kalah>(&tree_config(4), "");
+    preview_numbers_the_line::<Dots>(&tree_config(3), "a1-b1");
+    preview_numbers_the_line::<Gomoku>(&tree_config(3), "h8 h9");
+}
+
+#[test]
+fn a_stopped_comparison_keeps_what_finished_and_gives_no_verdict() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    let fx = feed(&mut app, vec![ch('v')]);
+    let id = search_id(&fx, Purpose::Compare);
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(text.contains("searching..."), "{text}");
+    let (result, tree) = fake(ttt("b2"), 0, 500, vec![ttt("b2")]);
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Compared {
+            id,
+            index: 0,
+            result,
+            tree,
+            gave_up: false,
+        })],
+    );
+    // Esc stops it; the worker still answers with Finished.
+    let fx = feed(&mut app, vec![key(KeyCode::Esc)]);
+    assert!(fx.contains(&Effect::Stop));
+    let (result, _) = fake(ttt("b2"), 0, 1, vec![]);
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Finished { id, result })],
+    );
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(text.contains("500 nodes"), "{text}");
+    assert!(text.contains("not searched (stopped)"), "{text}");
+    assert!(
+        text.contains("stopped before every search ended: no verdict"),
+        "{text}"
+    );
+    assert!(
+        app.trees.shown().is_some(),
+        "the finished tree can be browsed"
+    );
+}
+
+#[test]
+fn transposition_table_hits_are_marked_and_explained() {
+    let mut app = new_app::<TicTacToe>(&config(true, true));
+    let id = search_id(&feed(&mut app, vec![ch('t')]), Purpose::Tree);
+    let (result, mut tree) = fake(ttt("b2"), 0, 2, vec![ttt("b2")]);
+    let mut child = tree.nodes[0].clone();
+    child.parent = Some(0);
+    child.mv = Some(ttt("b2"));
+    child.depth = 1;
+    child.to_move = Player::Second;
+    child.bound = Bound::Lower;
+    child.tt_hit = true;
+    tree.nodes.push(child);
+    tree.nodes[0].children.push(1);
+    feed(
+        &mut app,
+        vec![
+            Event::Engine(Report::Recorded { id, tree }),
+            Event::Engine(Report::Finished { id, result }),
+        ],
+    );
+    feed(&mut app, vec![key(KeyCode::Down)]);
+    let buf = render(&mut app, 120, 40);
+    let text = tree_words(&app, &buf);
+    assert!(text.contains("b2 +0 [-inf, +inf] lower TT"), "{text}");
+    assert!(
+        text.contains(
+            "O to move · from the transposition table: lower value +0, not searched again"
+        ),
+        "{text}"
+    );
+    // Once moves are played the tree belongs to another position, and says which.
+    play_line(&mut app, "b2");
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(
+        text.contains("Search tree · 2 nodes · before the last move"),
+        "{text}"
+    );
+    play_line(&mut app, "a1");
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(
+        text.contains("Search tree · 2 nodes · other position"),
+        "{text}"
+    );
+}
