@@ -8,11 +8,13 @@ use std::sync::mpsc::Receiver;
 use anyhow::{Context, Result};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
+use ratatui::crossterm::event::{Event as CtEvent, KeyCode, KeyEventKind, KeyModifiers};
 
 use super::app::{App, Effect};
 use super::boards::HasBoard;
 use super::event::Event;
 use super::setup::{KeptGame, SetupOutcome, SetupState};
+use super::terminal;
 use super::theme::Theme;
 use super::worker::{Report, Worker};
 use super::{SavedFile, read_saved};
@@ -31,6 +33,28 @@ pub enum GameExit {
 
 fn draw_error<E: std::error::Error + Send + Sync + 'static>(e: E) -> anyhow::Error {
     anyhow::Error::new(e).context("cannot draw on the terminal")
+}
+
+/// Ctrl-Z: in raw mode the terminal sends it as a key instead of stopping the process.
+fn is_suspend_key<R>(event: &Event<R>) -> bool {
+    matches!(event, Event::Input(CtEvent::Key(key))
+        if key.kind == KeyEventKind::Press
+            && key.modifiers.contains(KeyModifiers::CONTROL)
+            && matches!(key.code, KeyCode::Char('z' | 'Z')))
+}
+
+/// After a suspension the screen holds whatever the shell left: forget what ratatui believes
+/// is on it. True when the whole screen must be drawn again.
+fn resumed<B>(terminal: &mut Terminal<B>) -> Result<bool>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    if !terminal::take_resumed() {
+        return Ok(false);
+    }
+    terminal.clear().map_err(draw_error)?;
+    Ok(true)
 }
 
 /// Runs the game screen until the user quits or asks for the setup screen.
@@ -55,10 +79,15 @@ where
             terminal.draw(|f| ui::draw(f, app)).map_err(draw_error)?;
         }
         let first = rx.recv().context("the input and engine threads are gone")?;
-        redraw = false;
+        redraw = resumed(terminal)?;
         // Handle everything already waiting before drawing again: bursts of progress
         // reports or mouse moves cost one frame, not one each.
         for event in std::iter::once(first).chain(rx.try_iter()) {
+            if is_suspend_key(&event) {
+                terminal::suspend();
+                redraw |= resumed(terminal)?;
+                continue;
+            }
             let tick = matches!(event, Event::Tick);
             let effects = app.update(event);
             redraw |= !tick || app.is_animating() || !effects.is_empty();
@@ -242,7 +271,11 @@ where
                 .map_err(draw_error)?;
         }
         let event = rx.recv().context("the input thread is gone")?;
-        redraw = matches!(event, Event::Input(_));
+        redraw = resumed(terminal)? || matches!(event, Event::Input(_));
+        if is_suspend_key(&event) {
+            terminal::suspend();
+            continue;
+        }
         match event {
             Event::Input(input) => match state.update(&input) {
                 SetupOutcome::Stay => {}
