@@ -20,7 +20,7 @@ use super::worker::{Report, Worker};
 use super::{SavedFile, read_saved};
 use super::{panes, ui};
 use crate::games::GameKind;
-use crate::session::SaveError;
+use crate::session::{Existing, SaveError, write_atomically};
 
 /// How a game screen ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,26 +145,46 @@ pub fn utc_stamp(seconds: u64) -> String {
     )
 }
 
-/// The file a save goes to: `gametree-<game>-<UTC time>.json`, made unique with `-2`, `-3`...
-pub fn save_path(dir: &std::path::Path, kind: GameKind, seconds: u64) -> PathBuf {
+/// The name of the `attempt`th try (from 1) at a save file: `gametree-<game>-<UTC time>.json`,
+/// then `-2`, `-3`...
+pub fn save_path(dir: &std::path::Path, kind: GameKind, seconds: u64, attempt: u32) -> PathBuf {
     let stem = format!("gametree-{}-{}", kind.name(), utc_stamp(seconds));
-    let mut path = dir.join(format!("{stem}.json"));
-    let mut n = 2;
-    while path.exists() {
-        path = dir.join(format!("{stem}-{n}.json"));
-        n += 1;
+    if attempt <= 1 {
+        dir.join(format!("{stem}.json"))
+    } else {
+        dir.join(format!("{stem}-{attempt}.json"))
     }
-    path
 }
 
-/// Saves the app's game into `dir` under a fresh name.
+/// How many names a save tries before it gives up (many saves in one second, or a directory
+/// full of planted names).
+const SAVE_ATTEMPTS: u32 = 1000;
+
+/// Saves the app's game into `dir` under a fresh name: written whole to a temporary file
+/// first, and given a name nothing else has (a file or link already there is never replaced
+/// or followed).
 pub fn save_game<G: HasBoard>(app: &App<G>, dir: &std::path::Path) -> Result<PathBuf, SaveError> {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let path = save_path(dir, G::KIND, seconds);
-    app.session.save(&app.players, &path)?;
-    Ok(path)
+    let text = app.session.to_json(&app.players)?;
+    for attempt in 1..=SAVE_ATTEMPTS {
+        let path = save_path(dir, G::KIND, seconds, attempt);
+        match write_atomically(&path, text.as_bytes(), Existing::Refuse) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(SaveError::Io(format!(
+                    "cannot write {}: {e}",
+                    path.display()
+                )));
+            }
+        }
+    }
+    Err(SaveError::Io(format!(
+        "cannot write in {}: {SAVE_ATTEMPTS} names for this second are taken",
+        dir.display()
+    )))
 }
 
 fn save_in_current_dir<G: HasBoard>(app: &App<G>) -> Result<PathBuf, SaveError> {
