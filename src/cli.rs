@@ -416,8 +416,8 @@ pub struct SolveArgs {
 pub struct PerftArgs {
     /// tictactoe, gomoku, kalah or dots.
     pub game: String,
-    /// Moves per sequence.
-    #[arg(long)]
+    /// Moves per sequence (at most 64, as the engine's `--depth`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub depth: u32,
     /// List the count under each first move.
     #[arg(long)]
@@ -733,21 +733,39 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
     if !(1..=10_000_000).contains(&max_nodes) {
         bail!("--max-nodes {max_nodes}: must be 1..=10000000");
     }
-    let (result, tree) = engine.think_recorded(&game, max_nodes, &StopFlag::new());
-    let exported = crate::export::export(&game, &tree);
-    let best = result.best.map(|m| game.format_move(m));
     let format = if args.json {
         TreeFormat::Json
     } else {
         args.format
     };
+    if let Some(fit) = recorded_nodes_that_fit::<G>(format)
+        && max_nodes > fit
+    {
+        bail!(
+            "--max-nodes {max_nodes}: must be at most {fit} with this machine's available memory"
+        );
+    }
+    let stop = StopFlag::new();
+    // Only the full engine keeps time itself; the others stop when the flag is raised.
+    let timer = (side.algorithm != Algorithm::Full && side.time_ms > 0)
+        .then(|| stop_after(stop.clone(), std::time::Duration::from_millis(side.time_ms)));
+    let (result, tree) = engine.think_recorded(&game, max_nodes, &stop);
+    drop(timer);
+    let best = result.best.map(|m| game.format_move(m));
+    let stopped = if result.completed {
+        ""
+    } else {
+        " (stopped by --time-ms: best of the root moves searched)"
+    };
     match format {
         TreeFormat::Text => {
+            let exported = crate::export::export(&game, &tree);
+            drop(tree);
             let mut out = std::io::stdout().lock();
             write!(out, "{}", crate::export::to_text::<G>(&exported))?;
             writeln!(
                 out,
-                "best {} value {} nodes {} cut-offs {}",
+                "best {} value {} nodes {} cut-offs {}{stopped}",
                 best.as_deref().unwrap_or("none"),
                 score::format::<G>(result.value),
                 result.stats.nodes,
@@ -755,19 +773,59 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
             )?;
         }
         TreeFormat::Json => {
-            let mut value = serde_json::to_value(&exported)?;
-            value["best_move"] = json!(best);
-            value["value"] = json!(result.value);
-            value["stats"] = serde_json::to_value(result.stats)?;
-            writeln!(std::io::stdout(), "{value}")?;
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            crate::export::write_json(
+                &mut out,
+                &game,
+                &tree,
+                &[
+                    ("best_move", json!(best)),
+                    ("value", json!(result.value)),
+                    ("completed", json!(result.completed)),
+                    ("stats", serde_json::to_value(result.stats)?),
+                ],
+            )?;
+            out.flush()?;
         }
-        TreeFormat::Dot => write!(
-            std::io::stdout(),
-            "{}",
-            crate::export::to_dot::<G>(&exported)
-        )?,
+        TreeFormat::Dot => {
+            let exported = crate::export::export(&game, &tree);
+            drop(tree);
+            write!(
+                std::io::stdout(),
+                "{}",
+                crate::export::to_dot::<G>(&exported)
+            )?;
+        }
     }
     Ok(())
+}
+
+/// How many recorded nodes `tree` can hold in half the machine's available memory, `None`
+/// where that is not known. Text and DOT build their whole output as well; JSON streams.
+fn recorded_nodes_that_fit<G: Game>(format: TreeFormat) -> Option<usize> {
+    // The recorder's node, its growing arena (up to twice the length) and the children
+    // lists; for text and DOT the exported node, its line and the child lists of the export.
+    let recorded = 2 * std::mem::size_of::<crate::engine::tree::TreeNode<G::Move>>() + 16;
+    let per_node = match format {
+        TreeFormat::Json => recorded,
+        TreeFormat::Text | TreeFormat::Dot => recorded + 400,
+    };
+    let available = crate::engine::tt::available_memory_mb()?;
+    Some((available << 20) / 2 / per_node)
+}
+
+/// Raises `stop` after `limit` unless the returned guard is dropped first.
+fn stop_after(stop: StopFlag, limit: std::time::Duration) -> std::sync::mpsc::Sender<()> {
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    // Without a thread the limit cannot be kept; the search then runs to its depth.
+    let _ = std::thread::Builder::new()
+        .name("gametree-tree-timer".to_string())
+        .spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(limit) {
+                stop.raise();
+            }
+        });
+    done
 }
 
 /// `gametree play GAME --text`: line mode at the prompt.

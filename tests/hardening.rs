@@ -62,3 +62,67 @@ fn tune_refuses_an_unwritable_out_before_tuning() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn perft_depth_is_bounded_like_the_engine_depth() {
+    let out = gametree(&["perft", "tictactoe", "--depth", "4294967295"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("0..=64"), "{stderr}");
+}
+
+#[test]
+fn a_table_larger_than_the_machine_is_refused_with_the_number() {
+    let Some(available) = gametree::engine::tt::available_memory_mb() else {
+        return;
+    };
+    if available >= 65_536 {
+        return;
+    }
+    let out = gametree(&["selfplay", "kalah", "--tt-mb", "65536", "--max-moves", "1"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("tt_mb = 65536"), "{stderr}");
+    assert!(stderr.contains("MiB of memory"), "{stderr}");
+}
+
+#[test]
+fn tree_time_limit_applies_under_alpha_beta() {
+    // Depth 12 of Gomoku takes alpha-beta many seconds; the limit ends it early.
+    let out = gametree(&[
+        "tree",
+        "gomoku",
+        "--algorithm",
+        "alphabeta",
+        "--depth",
+        "12",
+        "--time-ms",
+        "100",
+        "--max-nodes",
+        "1000",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["completed"], false);
+    assert!(v["best_move"].is_string(), "{}", v["best_move"]);
+    assert_eq!(v["nodes"].as_array().unwrap().len(), 1000);
+}
+
+#[test]
+fn streamed_tree_json_is_one_document_with_every_node() {
+    let out = gametree(&["tree", "tictactoe", "--depth", "3", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = v["nodes"].as_array().unwrap();
+    assert!(nodes.len() > 5);
+    for (i, node) in nodes.iter().enumerate() {
+        assert_eq!(node["id"], i);
+    }
+    assert_eq!(v["completed"], true);
+    assert!(v["stats"]["nodes"].as_u64().unwrap() > 0);
+}
