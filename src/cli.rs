@@ -16,7 +16,7 @@ use crate::engine::score;
 use crate::engine::search::{Algorithm, SearchSettings};
 use crate::engine::stats::group_digits;
 use crate::engine::{Game, Player};
-use crate::error::ConfigError;
+use crate::error::{ConfigError, MAX_MESSAGE_CHARS, quote, quote_within};
 use crate::games::{GameKind, GameOptions, Playable};
 use crate::player::EnginePlayer;
 use crate::session::Session;
@@ -440,7 +440,8 @@ pub fn load_config(path: Option<&PathBuf>) -> Result<Config> {
 
 /// Parses a game name.
 pub fn parse_game(name: &str) -> Result<GameKind> {
-    name.parse::<GameKind>().map_err(anyhow::Error::msg)
+    name.parse::<GameKind>()
+        .map_err(|e| anyhow::Error::msg(quote_within(&e, MAX_MESSAGE_CHARS)))
 }
 
 /// The options of `G` from the config with the command-line flags applied and validated.
@@ -836,30 +837,48 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
         let mv = session
             .current()
             .parse_move(text)
-            .with_context(|| format!("--moves: move {} ({text})", i + 1))?;
+            .with_context(|| format!("--moves: move {} ({})", i + 1, quote(text)))?;
         session
             .play(mv, None)
-            .with_context(|| format!("--moves: move {} ({text})", i + 1))?;
+            .with_context(|| format!("--moves: move {} ({})", i + 1, quote(text)))?;
     }
     let kinds = [config.players.first.kind, config.players.second.kind];
     let is_human = |p: Player| kinds[p.index()] == PlayerKind::Human;
     let mut players = engines::<G>(config, &options, &EngineFlags::default())?;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = std::io::stdin().lock();
     let stop = StopFlag::new();
     writeln!(
         std::io::stdout(),
-        "{} — type a move, `undo`, `hint`, `moves` or `quit`.\n",
-        G::KIND.title()
+        "{} — type a move, `undo`, `hint`, `moves` or `quit`.{}\n",
+        G::KIND.title(),
+        if G::KIND == GameKind::Kalah {
+            "\nThe numbers left and right of the pits are the stores: North's left, South's right."
+        } else {
+            ""
+        }
     )?;
+    // Who moved last, to announce a second move in a row (Kalah's and Dots' extra turns).
+    let mut last_mover: Option<Player> = None;
     loop {
         let game = session.current().clone();
-        writeln!(std::io::stdout(), "{game}")?;
         if game.outcome().is_some() {
+            // The result line says it; a board that states it as well would say it twice.
+            let board = game.to_string();
+            for line in board.lines().filter(|l| !l.starts_with("Game over")) {
+                writeln!(std::io::stdout(), "{line}")?;
+            }
             writeln!(std::io::stdout(), "result: {}", outcome_text(&game))?;
             return Ok(());
         }
+        writeln!(std::io::stdout(), "{game}")?;
         let mover = game.to_move();
+        if last_mover == Some(mover) && session.cursor() > 0 {
+            writeln!(
+                std::io::stdout(),
+                "{} moves again (extra turn)\n",
+                G::side_name(mover)
+            )?;
+        }
         if !is_human(mover) {
             let result = players[mover.index()].think(&game, &stop, &mut |_| {});
             let Some(mv) = result.best else {
@@ -875,14 +894,25 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
                 result.stats.millis()
             )?;
             session.play(mv, Some(result.value))?;
+            last_mover = Some(mover);
             continue;
         }
         write!(std::io::stdout(), "{} to move> ", G::side_name(mover))?;
         std::io::stdout().flush()?;
-        let Some(line) = lines.next() else {
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            // End of input (Ctrl-D): the shell's prompt goes on a line of its own.
+            writeln!(std::io::stdout())?;
             return Ok(());
+        }
+        let Ok(line) = String::from_utf8(bytes) else {
+            writeln!(
+                std::io::stdout(),
+                "that line is not valid UTF-8; type a move, `undo`, `hint`, `moves` or `quit`\n"
+            )?;
+            continue;
         };
-        let line = line?;
+        last_mover = None;
         match line.trim() {
             "" => {}
             "quit" | "q" | "exit" => return Ok(()),
@@ -909,11 +939,10 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
                 }
             }
             text => match game.parse_move(text) {
-                Ok(mv) => {
-                    if let Err(e) = session.play(mv, None) {
-                        writeln!(std::io::stdout(), "{e}\n")?;
-                    }
-                }
+                Ok(mv) => match session.play(mv, None) {
+                    Ok(()) => last_mover = Some(mover),
+                    Err(e) => writeln!(std::io::stdout(), "{e}\n")?,
+                },
                 Err(e) => writeln!(std::io::stdout(), "{e}\n")?,
             },
         }

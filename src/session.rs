@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use crate::config::PlayersConfig;
 use crate::engine::{Game, Player};
-use crate::error::{IllegalMove, MoveListError};
+use crate::error::{IllegalMove, MAX_MESSAGE_CHARS, MoveListError, quote, quote_within};
 use crate::games::{GameKind, GameOptions, Playable, evaluator_for};
 
 /// One move of the game.
@@ -277,10 +277,10 @@ pub struct SavedStep {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SaveError {
     /// The file could not be read or written.
-    #[error("{0}")]
+    #[error("{}", quote_within(.0, MAX_MESSAGE_CHARS))]
     Io(String),
     /// Not a gametree save (or damaged JSON).
-    #[error("not a gametree save file: {0}")]
+    #[error("not a gametree save file: {}", quote_within(.0, MAX_MESSAGE_CHARS))]
     Foreign(String),
     /// A save of another game than the one asked for.
     #[error("this save is a {found} game, not {expected}")]
@@ -291,7 +291,7 @@ pub enum SaveError {
         found: GameKind,
     },
     /// The file is a save but a value in it is wrong.
-    #[error("invalid save: {0}")]
+    #[error("invalid save: {}", quote_within(.0, MAX_MESSAGE_CHARS))]
     Invalid(String),
     /// A saved move cannot be replayed.
     #[error("invalid save: {0}")]
@@ -345,7 +345,7 @@ pub fn parse_saved<G: Playable>(
         let key = format!("players.{player}");
         let side = saved.players.side(player);
         let invalid = |e: crate::error::ConfigError| {
-            SaveError::Invalid(format!("{} = {}: {}", e.key, e.value, e.expected))
+            SaveError::Invalid(format!("{} = {}: {}", e.key, quote(&e.value), e.expected))
         };
         side.validate(source, &key).map_err(invalid)?;
         evaluator_for::<G>(

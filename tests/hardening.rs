@@ -126,3 +126,94 @@ fn streamed_tree_json_is_one_document_with_every_node() {
     assert_eq!(v["completed"], true);
     assert!(v["stats"]["nodes"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn escape_sequences_in_a_save_are_not_printed_raw() {
+    use gametree::engine::Game;
+    use gametree::games::tictactoe::{TicTacToe, TicTacToeOptions};
+    let mut session = gametree::session::Session::<TicTacToe>::new(TicTacToeOptions::default());
+    let mv = session.current().parse_move("b2").unwrap();
+    session.play(mv, None).unwrap();
+    let players = gametree::config::Config::builtin().unwrap().players;
+    let text = session
+        .to_json(&players)
+        .unwrap()
+        .replace("\"b2\"", "\"\\u001b[2J\\u001b]0;PWNED\\u0007\"");
+    assert!(text.contains("PWNED"));
+    let dir = std::env::temp_dir().join(format!("gametree-escapes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("planted.json");
+    std::fs::write(&path, text).unwrap();
+    let out = gametree(&["play", "--load", path.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("PWNED"), "{stderr}");
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+}
+
+#[test]
+fn a_very_long_move_is_cut_in_the_message() {
+    let long = format!("z{}", "9".repeat(100_000));
+    let out = gametree(&["tree", "tictactoe", "--moves", &long]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("characters cut"), "{stderr}");
+    assert!(stderr.len() < 2000, "{} bytes", stderr.len());
+}
+
+fn play_text(args: &[&str], input: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn an_invalid_utf8_line_is_refused_and_the_game_goes_on() {
+    let out = play_text(
+        &["play", "tictactoe", "--text", "--depth", "1"],
+        b"b\xff\xfe2\nb2\nquit\n",
+    );
+    assert!(out.contains("not valid UTF-8"), "{out}");
+    assert!(
+        out.contains("O plays"),
+        "the move after it was not played:\n{out}"
+    );
+}
+
+#[test]
+fn end_of_input_at_the_prompt_ends_the_line() {
+    let out = play_text(&["play", "tictactoe", "--text"], b"");
+    assert!(out.ends_with("X to move> \n"), "{out:?}");
+}
+
+#[test]
+fn line_mode_states_the_result_once_and_announces_extra_turns() {
+    let out = play_text(
+        &["play", "kalah", "--text", "--human", "none", "--depth", "1"],
+        b"",
+    );
+    assert_eq!(out.matches("result: ").count(), 1, "{out}");
+    assert!(
+        !out.contains("Game over"),
+        "the result is stated twice:\n{out}"
+    );
+    assert!(out.contains("moves again (extra turn)"), "{out}");
+    assert!(out.contains("stores: North's left, South's right"), "{out}");
+}

@@ -224,8 +224,8 @@ pub fn tournament(config: &Config, args: &TournamentArgs) -> Result<()> {
         }
     }
     for (i, text) in args.entrants.iter().enumerate() {
-        let table =
-            parse_entrant_flag(text).map_err(|e| anyhow::anyhow!("--entrant {text}: {e}"))?;
+        let table = parse_entrant_flag(text)
+            .map_err(|e| anyhow::anyhow!("--entrant {}: {e}", crate::error::quote(text)))?;
         spec.add_entrant(&table, &format!("--entrant {}", i + 1))?;
     }
     let Some(kind) = spec.game else {

@@ -19,6 +19,7 @@ use super::theme::Theme;
 use super::worker::{Report, Worker};
 use super::{SavedFile, read_saved};
 use super::{panes, ui};
+use crate::error::quote;
 use crate::games::GameKind;
 use crate::session::{Existing, SaveError, write_atomically};
 
@@ -223,7 +224,9 @@ where
             SetupOutcome::Start => return Ok(SetupExit::Start),
             SetupOutcome::Load(path) => match read_saved(&path) {
                 Ok(saved) => return Ok(SetupExit::Loaded(saved)),
-                Err(e) => state.message = Some(format!("{}: {e}", path.display())),
+                Err(e) => {
+                    state.message = Some(format!("{}: {e}", quote(&path.display().to_string())));
+                }
             },
             SetupOutcome::Back if state.kept.is_some() => return Ok(SetupExit::Back),
             SetupOutcome::Back | SetupOutcome::Stay => {}
