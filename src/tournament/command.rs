@@ -224,8 +224,13 @@ pub fn tournament(config: &Config, args: &TournamentArgs) -> Result<()> {
         }
     }
     for (i, text) in args.entrants.iter().enumerate() {
-        let table = parse_entrant_flag(text)
-            .map_err(|e| anyhow::anyhow!("--entrant {}: {e}", crate::error::quote(text)))?;
+        let table = parse_entrant_flag(text).map_err(|e| {
+            anyhow::anyhow!(
+                "--entrant {}: {}",
+                crate::error::quote(text),
+                crate::error::quote_within(&e, crate::error::MAX_MESSAGE_CHARS)
+            )
+        })?;
         spec.add_entrant(&table, &format!("--entrant {}", i + 1))?;
     }
     let Some(kind) = spec.game else {
