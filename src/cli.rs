@@ -635,7 +635,9 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     // The table is made and every page of it touched before the clock starts, as an engine
     // does at start-up: the search time is the solve's alone.
     let preparing = std::time::Instant::now();
-    let table = crate::engine::tt::TranspositionTable::new(settings.tt_mb);
+    // Refused rather than shrunk: every page of it is touched next.
+    let table = crate::engine::tt::TranspositionTable::try_new(settings.tt_mb)
+        .with_context(|| format!("--tt-mb {}", settings.tt_mb))?;
     table.clear();
     let prepared = preparing.elapsed();
     let result = crate::engine::full::search(
