@@ -16,7 +16,7 @@ use crate::engine::score;
 use crate::engine::settings::{Algorithm, EngineSettings, FIELDS, Field, FieldKind};
 use crate::engine::stats::group_digits;
 use crate::engine::{Game, Player};
-use crate::error::ConfigError;
+use crate::error::{ConfigError, MAX_MESSAGE_CHARS, quote, quote_within};
 use crate::games::{GameKind, GameOptions, Playable};
 use crate::player::EnginePlayer;
 use crate::session::Session;
@@ -422,8 +422,8 @@ pub struct SolveArgs {
 pub struct PerftArgs {
     /// tictactoe, gomoku, kalah or dots.
     pub game: String,
-    /// Moves per sequence.
-    #[arg(long)]
+    /// Moves per sequence (at most 64, as the engine's `--depth`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub depth: u32,
     /// List the count under each first move.
     #[arg(long)]
@@ -446,7 +446,8 @@ pub fn load_config(path: Option<&PathBuf>) -> Result<Config> {
 
 /// Parses a game name.
 pub fn parse_game(name: &str) -> Result<GameKind> {
-    name.parse::<GameKind>().map_err(anyhow::Error::msg)
+    name.parse::<GameKind>()
+        .map_err(|e| anyhow::Error::msg(quote_within(&e, MAX_MESSAGE_CHARS)))
 }
 
 /// The options of `G` from the config with the command-line flags applied and validated.
@@ -636,7 +637,9 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     // The table is made and every page of it touched before the clock starts, as an engine
     // does at start-up: the search time is the solve's alone.
     let preparing = std::time::Instant::now();
-    let table = crate::engine::tt::TranspositionTable::new(settings.tt_mb);
+    // Refused rather than shrunk: every page of it is touched next.
+    let table = crate::engine::tt::TranspositionTable::try_new(settings.tt_mb)
+        .with_context(|| format!("--tt-mb {}", settings.tt_mb))?;
     table.clear();
     let prepared = preparing.elapsed();
     let result = crate::engine::full::search(
@@ -735,21 +738,43 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
     if !(1..=10_000_000).contains(&max_nodes) {
         bail!("--max-nodes {max_nodes}: must be 1..=10000000");
     }
-    let (result, tree) = engine.think_recorded(&game, max_nodes, &StopFlag::new());
-    let exported = crate::export::export(&game, &tree);
-    let best = result.best.map(|m| game.format_move(m));
     let format = if args.json {
         TreeFormat::Json
     } else {
         args.format
     };
+    if let Some(fit) = recorded_nodes_that_fit::<G>(format)
+        && max_nodes > fit
+    {
+        bail!(
+            "--max-nodes {max_nodes}: must be at most {fit} with this machine's available memory"
+        );
+    }
+    let stop = StopFlag::new();
+    // Only the full engine keeps time itself; the others stop when the flag is raised.
+    let timer = side
+        .engine
+        .limits
+        .time
+        .filter(|_| side.engine.algorithm != Algorithm::Full)
+        .map(|time| stop_after(stop.clone(), time));
+    let (result, tree) = engine.think_recorded(&game, max_nodes, &stop);
+    drop(timer);
+    let best = result.best.map(|m| game.format_move(m));
+    let stopped = if result.completed {
+        ""
+    } else {
+        " (stopped by --time-ms: best of the root moves searched)"
+    };
     match format {
         TreeFormat::Text => {
+            let exported = crate::export::export(&game, &tree);
+            drop(tree);
             let mut out = std::io::stdout().lock();
             write!(out, "{}", crate::export::to_text::<G>(&exported))?;
             writeln!(
                 out,
-                "best {} value {} nodes {} cut-offs {}",
+                "best {} value {} nodes {} cut-offs {}{stopped}",
                 best.as_deref().unwrap_or("none"),
                 score::format::<G>(result.value),
                 result.stats.nodes,
@@ -757,19 +782,59 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
             )?;
         }
         TreeFormat::Json => {
-            let mut value = serde_json::to_value(&exported)?;
-            value["best_move"] = json!(best);
-            value["value"] = json!(result.value);
-            value["stats"] = serde_json::to_value(result.stats)?;
-            writeln!(std::io::stdout(), "{value}")?;
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            crate::export::write_json(
+                &mut out,
+                &game,
+                &tree,
+                &[
+                    ("best_move", json!(best)),
+                    ("value", json!(result.value)),
+                    ("completed", json!(result.completed)),
+                    ("stats", serde_json::to_value(result.stats)?),
+                ],
+            )?;
+            out.flush()?;
         }
-        TreeFormat::Dot => write!(
-            std::io::stdout(),
-            "{}",
-            crate::export::to_dot::<G>(&exported)
-        )?,
+        TreeFormat::Dot => {
+            let exported = crate::export::export(&game, &tree);
+            drop(tree);
+            write!(
+                std::io::stdout(),
+                "{}",
+                crate::export::to_dot::<G>(&exported)
+            )?;
+        }
     }
     Ok(())
+}
+
+/// How many recorded nodes `tree` can hold in half the machine's available memory, `None`
+/// where that is not known. Text and DOT build their whole output as well; JSON streams.
+fn recorded_nodes_that_fit<G: Game>(format: TreeFormat) -> Option<usize> {
+    // The recorder's node, its growing arena (up to twice the length) and the children
+    // lists; for text and DOT the exported node, its line and the child lists of the export.
+    let recorded = 2 * std::mem::size_of::<crate::engine::tree::TreeNode<G::Move>>() + 16;
+    let per_node = match format {
+        TreeFormat::Json => recorded,
+        TreeFormat::Text | TreeFormat::Dot => recorded + 400,
+    };
+    let available = crate::engine::tt::available_memory_mb()?;
+    Some((available << 20) / 2 / per_node)
+}
+
+/// Raises `stop` after `limit` unless the returned guard is dropped first.
+fn stop_after(stop: StopFlag, limit: std::time::Duration) -> std::sync::mpsc::Sender<()> {
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    // Without a thread the limit cannot be kept; the search then runs to its depth.
+    let _ = std::thread::Builder::new()
+        .name("gametree-tree-timer".to_string())
+        .spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(limit) {
+                stop.raise();
+            }
+        });
+    done
 }
 
 /// `gametree play GAME --text`: line mode at the prompt.
@@ -780,30 +845,48 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
         let mv = session
             .current()
             .parse_move(text)
-            .with_context(|| format!("--moves: move {} ({text})", i + 1))?;
+            .with_context(|| format!("--moves: move {} ({})", i + 1, quote(text)))?;
         session
             .play(mv, None)
-            .with_context(|| format!("--moves: move {} ({text})", i + 1))?;
+            .with_context(|| format!("--moves: move {} ({})", i + 1, quote(text)))?;
     }
     let kinds = [config.players.first.kind, config.players.second.kind];
     let is_human = |p: Player| kinds[p.index()] == PlayerKind::Human;
     let mut players = engines::<G>(config, &options, &EngineFlags::default())?;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = std::io::stdin().lock();
     let stop = StopFlag::new();
     writeln!(
         std::io::stdout(),
-        "{} — type a move, `undo`, `hint`, `moves` or `quit`.\n",
-        G::KIND.title()
+        "{} — type a move, `undo`, `hint`, `moves` or `quit`.{}\n",
+        G::KIND.title(),
+        if G::KIND == GameKind::Kalah {
+            "\nThe numbers left and right of the pits are the stores: North's left, South's right."
+        } else {
+            ""
+        }
     )?;
+    // Who moved last, to announce a second move in a row (Kalah's and Dots' extra turns).
+    let mut last_mover: Option<Player> = None;
     loop {
         let game = session.current().clone();
-        writeln!(std::io::stdout(), "{game}")?;
         if game.outcome().is_some() {
+            // The result line says it; a board that states it as well would say it twice.
+            let board = game.to_string();
+            for line in board.lines().filter(|l| !l.starts_with("Game over")) {
+                writeln!(std::io::stdout(), "{line}")?;
+            }
             writeln!(std::io::stdout(), "result: {}", outcome_text(&game))?;
             return Ok(());
         }
+        writeln!(std::io::stdout(), "{game}")?;
         let mover = game.to_move();
+        if last_mover == Some(mover) && session.cursor() > 0 {
+            writeln!(
+                std::io::stdout(),
+                "{} moves again (extra turn)\n",
+                G::side_name(mover)
+            )?;
+        }
         if !is_human(mover) {
             let result = players[mover.index()].think(&game, &stop, &mut |_| {});
             let Some(mv) = result.best else {
@@ -819,14 +902,25 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
                 result.stats.millis()
             )?;
             session.play(mv, Some(result.value))?;
+            last_mover = Some(mover);
             continue;
         }
         write!(std::io::stdout(), "{} to move> ", G::side_name(mover))?;
         std::io::stdout().flush()?;
-        let Some(line) = lines.next() else {
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            // End of input (Ctrl-D): the shell's prompt goes on a line of its own.
+            writeln!(std::io::stdout())?;
             return Ok(());
+        }
+        let Ok(line) = String::from_utf8(bytes) else {
+            writeln!(
+                std::io::stdout(),
+                "that line is not valid UTF-8; type a move, `undo`, `hint`, `moves` or `quit`\n"
+            )?;
+            continue;
         };
-        let line = line?;
+        last_mover = None;
         match line.trim() {
             "" => {}
             "quit" | "q" | "exit" => return Ok(()),
@@ -853,11 +947,10 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
                 }
             }
             text => match game.parse_move(text) {
-                Ok(mv) => {
-                    if let Err(e) = session.play(mv, None) {
-                        writeln!(std::io::stdout(), "{e}\n")?;
-                    }
-                }
+                Ok(mv) => match session.play(mv, None) {
+                    Ok(()) => last_mover = Some(mover),
+                    Err(e) => writeln!(std::io::stdout(), "{e}\n")?,
+                },
                 Err(e) => writeln!(std::io::stdout(), "{e}\n")?,
             },
         }

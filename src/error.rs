@@ -1,10 +1,59 @@
-//! Error types shared by the library. Every message says what was wrong and what was expected.
+//! Error types shared by the library. Every message says what was wrong and what was expected,
+//! and quotes what it was given through [`quote`]: a save, a config or a move line may carry
+//! escape sequences that would drive the terminal, or values of megabytes.
+
+use std::fmt::Write as _;
 
 use thiserror::Error;
 
+/// The longest value a message quotes, in characters after escaping; a longer one keeps its
+/// start and its end.
+pub const MAX_QUOTED_CHARS: usize = 120;
+
+/// The longest whole message text taken from elsewhere (a parser's message that may quote the
+/// input itself).
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
+/// `text` made safe to print in a message: control characters (escape sequences, carriage
+/// returns and newlines that would forge lines) and invisible direction overrides written as
+/// Rust escapes, and cut in the middle past [`MAX_QUOTED_CHARS`].
+pub fn quote(text: &str) -> String {
+    quote_within(text, MAX_QUOTED_CHARS)
+}
+
+/// [`quote`] with another length limit (at least 20 characters are kept).
+pub fn quote_within(text: &str, max_chars: usize) -> String {
+    let mut escaped = String::with_capacity(text.len().min(4 * max_chars));
+    for c in text.chars() {
+        if needs_escape(c) {
+            let _ = write!(escaped, "{}", c.escape_default());
+        } else {
+            escaped.push(c);
+        }
+    }
+    let max_chars = max_chars.max(20);
+    let count = escaped.chars().count();
+    if count <= max_chars {
+        return escaped;
+    }
+    let head = max_chars * 2 / 3;
+    let tail = max_chars - head;
+    let start: String = escaped.chars().take(head).collect();
+    let end: String = escaped.chars().skip(count - tail).collect();
+    format!("{start}…({} characters cut)…{end}", count - head - tail)
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'
+        )
+}
+
 /// A move written in a game's notation could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("cannot read move `{text}`: {expected}")]
+#[error("cannot read move `{}`: {}", quote(.text), quote_within(.expected, MAX_MESSAGE_CHARS))]
 pub struct ParseMoveError {
     /// What the user typed.
     pub text: String,
@@ -24,7 +73,7 @@ impl ParseMoveError {
 
 /// A well-formed move that the rules do not allow in this position.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("illegal move {mv}: {reason}")]
+#[error("illegal move {}: {}", quote(.mv), quote_within(.reason, MAX_MESSAGE_CHARS))]
 pub struct IllegalMove {
     /// The move in the game's notation.
     pub mv: String,
@@ -50,14 +99,13 @@ pub struct ConfigError {
 
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let source = quote(&self.source_name);
+        let key = quote(&self.key);
+        let expected = quote_within(&self.expected, MAX_MESSAGE_CHARS);
         if self.value.is_empty() {
-            write!(f, "{}: {}: {}", self.source_name, self.key, self.expected)
+            write!(f, "{source}: {key}: {expected}")
         } else {
-            write!(
-                f,
-                "{}: {} = {}: {}",
-                self.source_name, self.key, self.value, self.expected
-            )
+            write!(f, "{source}: {key} = {}: {expected}", quote(&self.value))
         }
     }
 }
@@ -103,7 +151,7 @@ impl ConfigError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveListError {
     /// Move number `index` (1-based) could not be parsed.
-    #[error("move {index} ({text}): {error}")]
+    #[error("move {index} ({}): {error}", quote(.text))]
     Parse {
         /// 1-based index in the list.
         index: usize,
@@ -113,7 +161,7 @@ pub enum MoveListError {
         error: ParseMoveError,
     },
     /// Move number `index` (1-based) is not legal in the position it was played in.
-    #[error("move {index} ({text}): {error}")]
+    #[error("move {index} ({}): {error}", quote(.text))]
     Illegal {
         /// 1-based index in the list.
         index: usize,
@@ -122,4 +170,56 @@ pub enum MoveListError {
         /// Why the rules refuse it.
         error: IllegalMove,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_are_shown_not_obeyed() {
+        let planted = "\u{1b}[2J\u{1b}]0;PWNED\u{7}";
+        let quoted = quote(planted);
+        assert!(!quoted.chars().any(char::is_control), "{quoted:?}");
+        assert_eq!(quoted, "\\u{1b}[2J\\u{1b}]0;PWNED\\u{7}");
+        assert_eq!(quote("line\nforged"), "line\\nforged");
+        assert_eq!(quote("a\u{202E}b"), "a\\u{202e}b");
+        assert_eq!(quote("h8 é ✓"), "h8 é ✓");
+    }
+
+    #[test]
+    fn long_values_keep_their_start_and_end() {
+        let long = format!("start{}end", "x".repeat(10_000));
+        let quoted = quote(&long);
+        assert!(quoted.starts_with("startxx"), "{quoted}");
+        assert!(quoted.ends_with("xxend"), "{quoted}");
+        assert!(quoted.contains("characters cut"), "{quoted}");
+        assert!(quoted.chars().count() < MAX_QUOTED_CHARS + 40, "{quoted}");
+        let exact = "y".repeat(MAX_QUOTED_CHARS);
+        assert_eq!(quote(&exact), exact);
+    }
+
+    #[test]
+    fn every_error_quoting_input_escapes_it() {
+        let planted = "\u{1b}[2J";
+        let messages = [
+            ParseMoveError::new(planted, "a cell like b2").to_string(),
+            IllegalMove {
+                mv: planted.to_string(),
+                reason: planted.to_string(),
+            }
+            .to_string(),
+            ConfigError::new(planted, planted, planted, planted).to_string(),
+            MoveListError::Parse {
+                index: 1,
+                text: planted.to_string(),
+                error: ParseMoveError::new(planted, "x"),
+            }
+            .to_string(),
+        ];
+        for message in messages {
+            assert!(!message.contains('\u{1b}'), "{message:?}");
+            assert!(message.contains("\\u{1b}[2J"), "{message:?}");
+        }
+    }
 }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::score::{self, INFINITY};
-use crate::engine::tree::{Bound, SearchTree};
+use crate::engine::tree::{Bound, SearchTree, TreeNode};
 use crate::engine::{Game, Player};
 
 /// One node in the exported form: the move in notation, the window and value as numbers from
@@ -61,24 +61,57 @@ pub fn export<G: Game>(game: &G, tree: &SearchTree<G::Move>) -> ExportTree {
             .nodes
             .iter()
             .enumerate()
-            .map(|(id, n)| ExportNode {
-                id: id as u32,
-                parent: n.parent,
-                mv: n.mv.map(|m| game.format_move(m)),
-                depth: n.depth,
-                to_move: n.to_move,
-                alpha: n.alpha,
-                beta: n.beta,
-                value: n.value,
-                bound: n.bound,
-                skipped: n.skipped,
-                pv: n.on_pv,
-                tt_hit: n.tt_hit,
-            })
+            .map(|(id, n)| export_node(game, id, n))
             .collect(),
         truncated: tree.truncated,
         unrecorded: tree.unrecorded,
     }
+}
+
+fn export_node<G: Game>(game: &G, id: usize, n: &TreeNode<G::Move>) -> ExportNode {
+    ExportNode {
+        id: id as u32,
+        parent: n.parent,
+        mv: n.mv.map(|m| game.format_move(m)),
+        depth: n.depth,
+        to_move: n.to_move,
+        alpha: n.alpha,
+        beta: n.beta,
+        value: n.value,
+        bound: n.bound,
+        skipped: n.skipped,
+        pv: n.on_pv,
+        tt_hit: n.tt_hit,
+    }
+}
+
+/// Writes the JSON form of [`export`] followed by the `extra` fields, one node at a time:
+/// building the whole document first cost about 2.6 KB a node (1.7 GB for 633k nodes).
+pub fn write_json<G: Game, W: std::io::Write>(
+    out: &mut W,
+    game: &G,
+    tree: &SearchTree<G::Move>,
+    extra: &[(&str, serde_json::Value)],
+) -> std::io::Result<()> {
+    out.write_all(b"{\"nodes\":[")?;
+    for (id, node) in tree.nodes.iter().enumerate() {
+        if id > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, &export_node(game, id, node))?;
+    }
+    write!(
+        out,
+        "],\"truncated\":{},\"unrecorded\":{}",
+        tree.truncated, tree.unrecorded
+    )?;
+    for (key, value) in extra {
+        out.write_all(b",")?;
+        serde_json::to_writer(&mut *out, key)?;
+        out.write_all(b":")?;
+        serde_json::to_writer(&mut *out, value)?;
+    }
+    out.write_all(b"}\n")
 }
 
 /// A window bound as text: `-inf` and `+inf` for the open ends, else a score.

@@ -10,9 +10,13 @@ use crate::config::SideConfig;
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult, search_with_table};
 use crate::engine::limits::StopFlag;
 use crate::engine::tree::{NoopObserver, SearchObserver, SearchTree, TreeRecorder};
-use crate::engine::tt::TranspositionTable;
+use crate::engine::tt::{TranspositionTable, available_memory_mb};
 use crate::error::ConfigError;
 use crate::games::{Playable, evaluator_for};
+
+/// The largest table an engine touches in full before its first search (the default size
+/// and a little more; about 0.1 s).
+const PRETOUCHED_TABLE_BYTES: usize = 256 << 20;
 
 /// The engine playing one side. The full engine keeps its transposition table from move to
 /// move (made at its first search); a clone starts with a table of its own.
@@ -56,9 +60,22 @@ impl<G: Playable> EnginePlayer<G> {
             source,
             &format!("{key}.evaluator"),
         )?;
+        let settings = side.search_settings(options);
+        if settings.algorithm == Algorithm::Full
+            && settings.tt
+            && let Some(available) = available_memory_mb()
+            && settings.tt_mb > available
+        {
+            return Err(ConfigError::new(
+                source,
+                format!("{key}.tt_mb"),
+                settings.tt_mb,
+                format!("more than the {available} MiB of memory this machine has available"),
+            ));
+        }
         let seed = side.engine.seed.unwrap_or_else(fresh_seed);
         Ok(Self {
-            settings: side.search_settings(options),
+            settings,
             evaluator,
             seed,
             rng: SmallRng::seed_from_u64(seed),
@@ -74,11 +91,16 @@ impl<G: Playable> EnginePlayer<G> {
         }
         let size = self.settings.tt_mb;
         if self.table.as_ref().is_none_or(|(mb, _)| *mb != size) {
+            // Never fails: smaller when the memory is not there (the size was checked against
+            // the machine's at construction, but memory can go meanwhile).
             let table = TranspositionTable::new(size);
-            // Touch every page once now: first touches during a search are page faults, and
-            // threads faulting in one table at once wait for each other (two threads searched
-            // at half speed each until this was done).
-            table.clear();
+            // Threads faulting in one table at once wait for each other (two threads searched
+            // at half speed each until every page was touched first). But touching costs the
+            // whole table at once (2 GiB took 7 s before a one-move game): one thread, or a
+            // table larger than a search of moments fills, is faulted in as it is used.
+            if self.settings.threads != 1 && table.bytes() <= PRETOUCHED_TABLE_BYTES {
+                table.clear();
+            }
             self.table = Some((size, Arc::new(table)));
         }
         self.table.as_ref().map(|(_, table)| Arc::clone(table))

@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use crate::config::PlayersConfig;
 use crate::engine::{Game, Player};
-use crate::error::{IllegalMove, MoveListError};
+use crate::error::{IllegalMove, MAX_MESSAGE_CHARS, MoveListError, quote, quote_within};
 use crate::games::{GameKind, GameOptions, Playable, evaluator_for};
 
 /// One move of the game.
@@ -221,11 +221,17 @@ impl<G: Playable> Session<G> {
         Ok(session)
     }
 
-    /// Writes the game to `path` as JSON.
+    /// The save file's text.
+    pub fn to_json(&self, players: &PlayersConfig) -> Result<String, SaveError> {
+        serde_json::to_string_pretty(&self.to_saved(players))
+            .map(|text| text + "\n")
+            .map_err(|e| SaveError::Invalid(e.to_string()))
+    }
+
+    /// Writes the game to `path` as JSON, replacing what is there (see [`write_atomically`]).
     pub fn save(&self, players: &PlayersConfig, path: &Path) -> Result<(), SaveError> {
-        let text = serde_json::to_string_pretty(&self.to_saved(players))
-            .map_err(|e| SaveError::Invalid(e.to_string()))?;
-        std::fs::write(path, text + "\n")
+        let text = self.to_json(players)?;
+        write_atomically(path, text.as_bytes(), Existing::Replace)
             .map_err(|e| SaveError::Io(format!("cannot write {}: {e}", path.display())))
     }
 }
@@ -271,10 +277,10 @@ pub struct SavedStep {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SaveError {
     /// The file could not be read or written.
-    #[error("{0}")]
+    #[error("{}", quote_within(.0, MAX_MESSAGE_CHARS))]
     Io(String),
     /// Not a gametree save (or damaged JSON).
-    #[error("not a gametree save file: {0}")]
+    #[error("not a gametree save file: {}", quote_within(.0, MAX_MESSAGE_CHARS))]
     Foreign(String),
     /// A save of another game than the one asked for.
     #[error("this save is a {found} game, not {expected}")]
@@ -285,7 +291,7 @@ pub enum SaveError {
         found: GameKind,
     },
     /// The file is a save but a value in it is wrong.
-    #[error("invalid save: {0}")]
+    #[error("invalid save: {}", quote_within(.0, MAX_MESSAGE_CHARS))]
     Invalid(String),
     /// A saved move cannot be replayed.
     #[error("invalid save: {0}")]
@@ -339,7 +345,7 @@ pub fn parse_saved<G: Playable>(
         let key = format!("players.{player}");
         let side = saved.players.side(player);
         let invalid = |e: crate::error::ConfigError| {
-            SaveError::Invalid(format!("{} = {}: {}", e.key, e.value, e.expected))
+            SaveError::Invalid(format!("{} = {}: {}", e.key, quote(&e.value), e.expected))
         };
         side.validate(source, &key).map_err(invalid)?;
         evaluator_for::<G>(
@@ -351,6 +357,84 @@ pub fn parse_saved<G: Playable>(
         .map_err(invalid)?;
     }
     Ok((session, saved.players))
+}
+
+/// What [`write_atomically`] does when `path` already names something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Existing {
+    /// Refuse with [`std::io::ErrorKind::AlreadyExists`] (a file, a directory or a symbolic
+    /// link, dangling or not): a new name is claimed, never reused.
+    Refuse,
+    /// Replace it; a symbolic link is replaced itself, never followed.
+    Replace,
+}
+
+/// Writes `contents` to `path` so that `path` holds either nothing new or all of it: the text
+/// goes to a fresh temporary file in the same directory, is flushed to disk, and only then
+/// gets its name (a hard link for [`Existing::Refuse`], which fails on any existing name; a
+/// rename for [`Existing::Replace`]). A full disk or a crash leaves no empty or cut file under
+/// `path`, and a symbolic link planted at `path` never redirects the write.
+pub fn write_atomically(path: &Path, contents: &[u8], existing: Existing) -> std::io::Result<()> {
+    use std::io::Write;
+    let (temp_path, mut file) = create_temporary(path)?;
+    let written = file
+        .write_all(contents)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| {
+            drop(file);
+            match existing {
+                Existing::Refuse => claim_new_name(&temp_path, path),
+                Existing::Replace => std::fs::rename(&temp_path, path),
+            }
+        });
+    // After a rename the temporary name is gone already; otherwise it must not stay behind.
+    let _ = std::fs::remove_file(&temp_path);
+    written
+}
+
+/// Gives the finished temporary file the name `path` only if nothing has that name.
+fn claim_new_name(temp_path: &Path, path: &Path) -> std::io::Result<()> {
+    match std::fs::hard_link(temp_path, path) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists && !path_is_taken(path) => {
+            // A file system without hard links: a rename after the check, which only a
+            // concurrent writer of the same name could race.
+            std::fs::rename(temp_path, path).map_err(|_| e)
+        }
+        other => other,
+    }
+}
+
+/// Whether anything (a dangling symbolic link included) has this name.
+fn path_is_taken(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+/// A new, empty file beside `path`, created exclusively (so never through a symbolic link).
+fn create_temporary(path: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or_else(|| "save".into(), |n| n.to_string_lossy());
+    let mut last_error = None;
+    for _ in 0..100 {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let temp_path = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp_path)
+        {
+            Ok(file) => return Ok((temp_path, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last_error = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
 }
 
 /// Reads a save file's text from `path`.
@@ -460,6 +544,62 @@ mod tests {
             parse_saved::<TicTacToe>(&text(&|g| g.game = GameKind::Kalah), "t"),
             Err(SaveError::WrongGame { .. })
         ));
+    }
+
+    fn scratch_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("gametree-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_new_name_is_never_reused_and_no_temporary_file_stays() {
+        let dir = scratch_dir("atomic-new");
+        let path = dir.join("save.json");
+        write_atomically(&path, b"first", Existing::Refuse).unwrap();
+        let again = write_atomically(&path, b"second", Existing::Refuse).unwrap_err();
+        assert_eq!(again.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        write_atomically(&path, b"third", Existing::Replace).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"third");
+        assert_eq!(names_in(&dir), ["save.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_symbolic_link_never_redirects_a_save() {
+        let dir = scratch_dir("atomic-link");
+        let target = dir.join("elsewhere.txt");
+        let link = dir.join("save.json");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let refused = write_atomically(&link, b"game", Existing::Refuse).unwrap_err();
+        assert_eq!(refused.kind(), std::io::ErrorKind::AlreadyExists);
+        assert!(!target.exists(), "the dangling link was followed");
+        write_atomically(&link, b"game", Existing::Replace).unwrap();
+        assert!(!target.exists(), "the link was followed");
+        assert!(!std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read(&link).unwrap(), b"game");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_nothing() {
+        let dir = scratch_dir("atomic-fail");
+        let path = dir.join("missing-dir").join("save.json");
+        assert!(write_atomically(&path, b"game", Existing::Refuse).is_err());
+        assert!(names_in(&dir).is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

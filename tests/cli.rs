@@ -472,7 +472,10 @@ fn play_text_undo_takes_back_the_turn_and_input_may_end() {
         turns[5].starts_with("illegal move b2: b2 is already taken by X"),
         "{text}"
     );
-    assert_eq!(turns[6], "", "the end of the input ends the game");
+    assert_eq!(
+        turns[6], "\n",
+        "the end of the input ends the game, and the line"
+    );
 }
 
 #[test]

@@ -526,7 +526,7 @@ depth = 6
             "kalah",
             "--depth",
             "1",
-            "--candidates",
+            "--max-candidates",
             "2",
             "--match-games",
             "20",

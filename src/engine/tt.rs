@@ -51,36 +51,114 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
+/// Why a table of the asked size cannot be had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// More than the machine has available: the table would swap, or fail half-way through a
+    /// game when its pages are first written.
+    #[error("{requested_mb} MiB is more than the {available_mb} MiB of memory available")]
+    TooLarge {
+        /// The size asked for.
+        requested_mb: usize,
+        /// What `/proc/meminfo` says is available.
+        available_mb: usize,
+    },
+    /// The allocator refused.
+    #[error("cannot allocate {requested_mb} MiB for the transposition table")]
+    Allocation {
+        /// The size asked for.
+        requested_mb: usize,
+    },
+}
+
+/// The memory the machine has available now, in MiB (`MemAvailable` in `/proc/meminfo`);
+/// `None` where that cannot be read (another system, a sandbox), and no limit is then known.
+pub fn available_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_mem_available_mb(&text)
+}
+
+fn parse_mem_available_mb(meminfo: &str) -> Option<usize> {
+    let line = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemAvailable:"))?;
+    let mut words = line.split_whitespace();
+    let kib: usize = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") | None => Some(kib / 1024),
+        Some(_) => None,
+    }
+}
+
+/// The number of slots a table of at most `megabytes` MiB has (a power of two, at least one
+/// bucket).
+fn slots_for(megabytes: usize) -> usize {
+    let bytes = megabytes.max(1).saturating_mul(1 << 20);
+    let wanted = (bytes / SLOT_BYTES).max(BUCKET);
+    if wanted.is_power_of_two() {
+        wanted
+    } else {
+        wanted.next_power_of_two() / 2
+    }
+}
+
 impl TranspositionTable {
     /// A table of at most `megabytes` MiB (at least one bucket), rounded down to a power of
-    /// two slots.
+    /// two slots; smaller when the machine has less memory available or the allocator
+    /// refuses (halved until it accepts), so that it never fails. [`Self::try_new`] refuses
+    /// instead.
     pub fn new(megabytes: usize) -> Self {
-        let bytes = megabytes.max(1).saturating_mul(1 << 20);
-        let wanted = (bytes / SLOT_BYTES).max(BUCKET);
-        let slots = if wanted.is_power_of_two() {
-            wanted
-        } else {
-            wanted.next_power_of_two() / 2
-        };
-        Self::with_slots(slots)
+        let mut megabytes = megabytes.max(1);
+        if let Some(available) = available_memory_mb() {
+            megabytes = megabytes.min(available.max(1));
+        }
+        let mut slots = slots_for(megabytes);
+        loop {
+            match Self::allocate(slots) {
+                Some(table) => return table,
+                None if slots > BUCKET => slots /= 2,
+                None => return Self::with_slots(BUCKET),
+            }
+        }
+    }
+
+    /// A table of at most `megabytes` MiB, or why not: more than the machine has available,
+    /// or refused by the allocator.
+    pub fn try_new(megabytes: usize) -> Result<Self, TableError> {
+        if let Some(available_mb) = available_memory_mb()
+            && megabytes > available_mb
+        {
+            return Err(TableError::TooLarge {
+                requested_mb: megabytes,
+                available_mb,
+            });
+        }
+        Self::allocate(slots_for(megabytes)).ok_or(TableError::Allocation {
+            requested_mb: megabytes,
+        })
     }
 
     /// A table of exactly `slots` slots (a power of two, at least 2).
     ///
     /// # Panics
-    /// If the memory cannot be had (sizes come validated from the config: at most 64 GiB).
+    /// If the memory cannot be had (callers with sizes from users go through [`Self::new`]
+    /// or [`Self::try_new`]).
     pub fn with_slots(slots: usize) -> Self {
-        let slots = slots.max(BUCKET).next_power_of_two();
+        #[allow(clippy::expect_used)]
+        Self::allocate(slots).expect("memory for the transposition table")
+    }
+
+    fn allocate(slots: usize) -> Option<Self> {
+        let slots = slots.max(BUCKET).checked_next_power_of_two()?;
         // Zeroed memory straight from the allocator: the operating system hands out zero
         // pages lazily, so a large table costs nothing until the search touches it.
-        #[allow(clippy::expect_used)]
-        let words = <[AtomicU64] as FromZeros>::new_box_zeroed_with_elems(2 * slots)
-            .expect("memory for the transposition table");
-        Self {
+        let words =
+            <[AtomicU64] as FromZeros>::new_box_zeroed_with_elems(slots.checked_mul(2)?).ok()?;
+        Some(Self {
             words,
             mask: (slots - 1) & !(BUCKET - 1),
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Number of slots.
@@ -255,6 +333,41 @@ fn entry_generation(data: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn available_memory_is_read_from_meminfo() {
+        let meminfo = "MemTotal:       24684084 kB\nMemFree:  1 kB\nMemAvailable:   23208792 kB\n";
+        assert_eq!(parse_mem_available_mb(meminfo), Some(22_664));
+        assert_eq!(parse_mem_available_mb("MemTotal: 5 kB\n"), None);
+        assert_eq!(parse_mem_available_mb("MemAvailable: lots kB\n"), None);
+        assert_eq!(parse_mem_available_mb("MemAvailable: 5 GB\n"), None);
+    }
+
+    #[test]
+    fn a_table_larger_than_the_machine_is_refused_with_its_size() {
+        let huge = usize::MAX >> 21;
+        let refused = TranspositionTable::try_new(huge).unwrap_err();
+        match refused {
+            TableError::TooLarge {
+                requested_mb,
+                available_mb,
+            } => {
+                assert_eq!(requested_mb, huge);
+                assert!(refused.to_string().contains(&available_mb.to_string()));
+            }
+            TableError::Allocation { requested_mb } => assert_eq!(requested_mb, huge),
+        }
+        assert!(refused.to_string().contains(&huge.to_string()), "{refused}");
+    }
+
+    #[test]
+    fn a_table_too_large_falls_back_to_what_can_be_had() {
+        let table = TranspositionTable::new(usize::MAX >> 21);
+        let limit = available_memory_mb().map_or(usize::MAX, |mb| mb.max(1) << 20);
+        assert!(table.bytes() <= limit, "{} bytes", table.bytes());
+        assert!(table.slots() >= BUCKET);
+        assert_eq!(TranspositionTable::try_new(1).unwrap().bytes(), 1 << 20);
+    }
 
     fn entry(value: i32, bound: Bound, depth: u32, best: Option<u16>) -> Entry {
         Entry {

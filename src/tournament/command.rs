@@ -89,9 +89,9 @@ pub struct TuneArgs {
     /// The climb ends when the step is halved below this.
     #[arg(long, default_value_t = 0.03)]
     pub min_step: f64,
-    /// At most this many candidates.
+    /// At most this many candidates (`--candidates` is Gomoku's rule option).
     #[arg(long, default_value_t = 100)]
-    pub candidates: usize,
+    pub max_candidates: usize,
     /// At most this many games over the whole climb.
     #[arg(long, default_value_t = 40_000)]
     pub budget: u64,
@@ -224,8 +224,13 @@ pub fn tournament(config: &Config, args: &TournamentArgs) -> Result<()> {
         }
     }
     for (i, text) in args.entrants.iter().enumerate() {
-        let table =
-            parse_entrant_flag(text).map_err(|e| anyhow::anyhow!("--entrant {text}: {e}"))?;
+        let table = parse_entrant_flag(text).map_err(|e| {
+            anyhow::anyhow!(
+                "--entrant {}: {}",
+                crate::error::quote(text),
+                crate::error::quote_within(&e, crate::error::MAX_MESSAGE_CHARS)
+            )
+        })?;
         spec.add_entrant(&table, &format!("--entrant {}", i + 1))?;
     }
     let Some(kind) = spec.game else {
@@ -360,7 +365,7 @@ fn settings_from(args: &TuneArgs) -> TuneSettings {
         climb: ClimbSettings {
             step: args.step,
             min_step: args.min_step,
-            max_candidates: args.candidates,
+            max_candidates: args.max_candidates,
             max_games: args.budget,
             max_match_games: args.match_games,
             sprt: Sprt {
@@ -417,6 +422,14 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
     let options = options_with_flags::<G>(config, &args.game_flags)?;
     let settings = settings_from(args);
     super::tune::check::<G>(&options, &settings)?;
+    // Open the output first: a path that cannot be written should not cost the tuning.
+    let out_file = args
+        .out
+        .as_ref()
+        .map(|path| {
+            std::fs::File::create(path).with_context(|| format!("--out {}", path.display()))
+        })
+        .transpose()?;
     let interrupt = interrupt_flag();
     let started = Instant::now();
     let sprt = settings.climb.sprt;
@@ -511,7 +524,7 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
     let measured = final_standings
         .as_ref()
         .map(|(s, _)| (vs_line(s, 1, 0), vs_line(s, 1, 2)));
-    if let Some(path) = &args.out {
+    if let (Some(path), Some(mut file)) = (&args.out, out_file) {
         let mut text = format!(
             "# Tuned by `gametree tune {}` at depth {}, seed {} ({} games in {:.0} s).\n",
             G::KIND.name(),
@@ -524,7 +537,8 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
             let _ = writeln!(text, "# {against_baseline}");
         }
         text.push_str(&snippet);
-        std::fs::write(path, text).with_context(|| format!("--out {}", path.display()))?;
+        file.write_all(text.as_bytes())
+            .with_context(|| format!("--out {}", path.display()))?;
     }
     if args.json {
         let doc = json!({

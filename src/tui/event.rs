@@ -1,5 +1,5 @@
-//! The one event channel of a screen: terminal input and a steady tick from the input thread,
-//! and engine reports from the worker's sink, all on one `mpsc` channel read by the runner.
+//! The one event channel of a screen: terminal input from the input thread, a steady tick from
+//! the tick thread, and engine reports from the worker's sink, all on one `mpsc` channel read by the runner.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,41 +28,66 @@ pub enum Event<R> {
     InputFailed(String),
 }
 
-/// The thread that reads the terminal. Dropping it stops and joins it within one tick.
+/// The threads that read the terminal and keep time. Dropping it stops and joins them within
+/// one tick.
+///
+/// The tick has a thread of its own: crossterm's reader holds back every key after an
+/// unfinished escape sequence (a paste start without its end, say) until the sequence is
+/// complete, and the clock, engine-against-engine play and the quit timer must not wait on
+/// that.
 pub struct InputThread {
     stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
+    threads: Vec<JoinHandle<()>>,
 }
 
 impl InputThread {
     /// Starts reading terminal events into `tx`, with a [`Event::Tick`] every [`TICK`].
     pub fn spawn<R: Send + 'static>(tx: Sender<Event<R>>) -> std::io::Result<Self> {
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let thread = std::thread::Builder::new()
-            .name("gametree-input".to_string())
-            .spawn(move || input_loop(&tx, &flag))?;
-        Ok(Self {
+        let mut this = Self {
             stop,
-            thread: Some(thread),
-        })
+            threads: Vec::with_capacity(2),
+        };
+        let (flag, ticks) = (Arc::clone(&this.stop), tx.clone());
+        this.threads.push(
+            std::thread::Builder::new()
+                .name("gametree-tick".to_string())
+                .spawn(move || tick_loop(&ticks, &flag))?,
+        );
+        let flag = Arc::clone(&this.stop);
+        this.threads.push(
+            std::thread::Builder::new()
+                .name("gametree-input".to_string())
+                .spawn(move || input_loop(&tx, &flag))?,
+        );
+        Ok(this)
     }
 }
 
 impl Drop for InputThread {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
+        for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
     }
 }
 
-fn input_loop<R>(tx: &Sender<Event<R>>, stop: &AtomicBool) {
+fn tick_loop<R>(tx: &Sender<Event<R>>, stop: &AtomicBool) {
     let mut next_tick = Instant::now() + TICK;
     while !stop.load(Ordering::Relaxed) {
-        let timeout = next_tick.saturating_duration_since(Instant::now());
-        let event = match ct::poll(timeout) {
+        std::thread::sleep(next_tick.saturating_duration_since(Instant::now()));
+        // A late tick is not made up for: after a suspension, one tick, not a burst.
+        next_tick = (next_tick + TICK).max(Instant::now());
+        if tx.send(Event::Tick).is_err() {
+            return;
+        }
+    }
+}
+
+fn input_loop<R>(tx: &Sender<Event<R>>, stop: &AtomicBool) {
+    while !stop.load(Ordering::Relaxed) {
+        let event = match ct::poll(TICK) {
             Ok(true) => match ct::read() {
                 Ok(event) => Some(Event::Input(event)),
                 Err(e) => Some(Event::InputFailed(e.to_string())),
@@ -78,12 +103,6 @@ fn input_loop<R>(tx: &Sender<Event<R>>, stop: &AtomicBool) {
         }
         if failed {
             return;
-        }
-        if Instant::now() >= next_tick {
-            next_tick += TICK;
-            if tx.send(Event::Tick).is_err() {
-                return;
-            }
         }
     }
 }

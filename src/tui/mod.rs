@@ -37,6 +37,7 @@ use self::terminal::{Term, TerminalGuard};
 use self::worker::Worker;
 use crate::config::Config;
 use crate::engine::Player;
+use crate::error::quote;
 use crate::games::GameKind;
 use crate::player::EnginePlayer;
 use crate::session::{SaveError, Session, parse_saved, peek_saved, read_save_file};
@@ -179,10 +180,10 @@ fn new_session<G: HasBoard>(config: &Config, moves: &str) -> Result<Session<G>, 
         let mv = session
             .current()
             .parse_move(text)
-            .map_err(|e| format!("--moves: move {} ({text}): {e}", i + 1))?;
+            .map_err(|e| format!("--moves: move {} ({}): {e}", i + 1, quote(text)))?;
         session
             .play(mv, None)
-            .map_err(|e| format!("--moves: move {} ({text}): {e}", i + 1))?;
+            .map_err(|e| format!("--moves: move {} ({}): {e}", i + 1, quote(text)))?;
     }
     Ok(session)
 }

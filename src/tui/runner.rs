@@ -8,17 +8,20 @@ use std::sync::mpsc::Receiver;
 use anyhow::{Context, Result};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
+use ratatui::crossterm::event::{Event as CtEvent, KeyCode, KeyEventKind, KeyModifiers};
 
 use super::app::{App, Effect};
 use super::boards::HasBoard;
 use super::event::Event;
 use super::setup::{KeptGame, SetupOutcome, SetupState};
+use super::terminal;
 use super::theme::Theme;
 use super::worker::{Report, Worker};
 use super::{SavedFile, read_saved};
 use super::{panes, ui};
+use crate::error::quote;
 use crate::games::GameKind;
-use crate::session::SaveError;
+use crate::session::{Existing, SaveError, write_atomically};
 
 /// How a game screen ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +34,28 @@ pub enum GameExit {
 
 fn draw_error<E: std::error::Error + Send + Sync + 'static>(e: E) -> anyhow::Error {
     anyhow::Error::new(e).context("cannot draw on the terminal")
+}
+
+/// Ctrl-Z: in raw mode the terminal sends it as a key instead of stopping the process.
+fn is_suspend_key<R>(event: &Event<R>) -> bool {
+    matches!(event, Event::Input(CtEvent::Key(key))
+        if key.kind == KeyEventKind::Press
+            && key.modifiers.contains(KeyModifiers::CONTROL)
+            && matches!(key.code, KeyCode::Char('z' | 'Z')))
+}
+
+/// After a suspension the screen holds whatever the shell left: forget what ratatui believes
+/// is on it. True when the whole screen must be drawn again.
+fn resumed<B>(terminal: &mut Terminal<B>) -> Result<bool>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    if !terminal::take_resumed() {
+        return Ok(false);
+    }
+    terminal.clear().map_err(draw_error)?;
+    Ok(true)
 }
 
 /// Runs the game screen until the user quits or asks for the setup screen.
@@ -55,10 +80,15 @@ where
             terminal.draw(|f| ui::draw(f, app)).map_err(draw_error)?;
         }
         let first = rx.recv().context("the input and engine threads are gone")?;
-        redraw = false;
+        redraw = resumed(terminal)?;
         // Handle everything already waiting before drawing again: bursts of progress
         // reports or mouse moves cost one frame, not one each.
         for event in std::iter::once(first).chain(rx.try_iter()) {
+            if is_suspend_key(&event) {
+                terminal::suspend();
+                redraw |= resumed(terminal)?;
+                continue;
+            }
             let tick = matches!(event, Event::Tick);
             let effects = app.update(event);
             redraw |= !tick || app.is_animating() || !effects.is_empty();
@@ -116,26 +146,46 @@ pub fn utc_stamp(seconds: u64) -> String {
     )
 }
 
-/// The file a save goes to: `gametree-<game>-<UTC time>.json`, made unique with `-2`, `-3`...
-pub fn save_path(dir: &std::path::Path, kind: GameKind, seconds: u64) -> PathBuf {
+/// The name of the `attempt`th try (from 1) at a save file: `gametree-<game>-<UTC time>.json`,
+/// then `-2`, `-3`...
+pub fn save_path(dir: &std::path::Path, kind: GameKind, seconds: u64, attempt: u32) -> PathBuf {
     let stem = format!("gametree-{}-{}", kind.name(), utc_stamp(seconds));
-    let mut path = dir.join(format!("{stem}.json"));
-    let mut n = 2;
-    while path.exists() {
-        path = dir.join(format!("{stem}-{n}.json"));
-        n += 1;
+    if attempt <= 1 {
+        dir.join(format!("{stem}.json"))
+    } else {
+        dir.join(format!("{stem}-{attempt}.json"))
     }
-    path
 }
 
-/// Saves the app's game into `dir` under a fresh name.
+/// How many names a save tries before it gives up (many saves in one second, or a directory
+/// full of planted names).
+const SAVE_ATTEMPTS: u32 = 1000;
+
+/// Saves the app's game into `dir` under a fresh name: written whole to a temporary file
+/// first, and given a name nothing else has (a file or link already there is never replaced
+/// or followed).
 pub fn save_game<G: HasBoard>(app: &App<G>, dir: &std::path::Path) -> Result<PathBuf, SaveError> {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let path = save_path(dir, G::KIND, seconds);
-    app.session.save(&app.players, &path)?;
-    Ok(path)
+    let text = app.session.to_json(&app.players)?;
+    for attempt in 1..=SAVE_ATTEMPTS {
+        let path = save_path(dir, G::KIND, seconds, attempt);
+        match write_atomically(&path, text.as_bytes(), Existing::Refuse) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(SaveError::Io(format!(
+                    "cannot write {}: {e}",
+                    path.display()
+                )));
+            }
+        }
+    }
+    Err(SaveError::Io(format!(
+        "cannot write in {}: {SAVE_ATTEMPTS} names for this second are taken",
+        dir.display()
+    )))
 }
 
 fn save_in_current_dir<G: HasBoard>(app: &App<G>) -> Result<PathBuf, SaveError> {
@@ -174,7 +224,9 @@ where
             SetupOutcome::Start => return Ok(SetupExit::Start),
             SetupOutcome::Load(path) => match read_saved(&path) {
                 Ok(saved) => return Ok(SetupExit::Loaded(saved)),
-                Err(e) => state.message = Some(format!("{}: {e}", path.display())),
+                Err(e) => {
+                    state.message = Some(format!("{}: {e}", quote(&path.display().to_string())));
+                }
             },
             SetupOutcome::Back if state.kept.is_some() => return Ok(SetupExit::Back),
             SetupOutcome::Back | SetupOutcome::Stay => {}
@@ -242,7 +294,11 @@ where
                 .map_err(draw_error)?;
         }
         let event = rx.recv().context("the input thread is gone")?;
-        redraw = matches!(event, Event::Input(_));
+        redraw = resumed(terminal)? || matches!(event, Event::Input(_));
+        if is_suspend_key(&event) {
+            terminal::suspend();
+            continue;
+        }
         match event {
             Event::Input(input) => match state.update(&input) {
                 SetupOutcome::Stay => {}
