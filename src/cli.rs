@@ -453,9 +453,9 @@ pub fn parse_game(name: &str) -> Result<GameKind> {
 /// The options of `G` from the config with the command-line flags applied and validated.
 pub fn options_with_flags<G: Playable>(config: &Config, flags: &GameFlags) -> Result<G::Options> {
     let mut options = config.game_options::<G>()?;
-    let known: Vec<&str> = options.entries().iter().map(|(k, _)| *k).collect();
+    let known: Vec<String> = options.entries().into_iter().map(|(k, _)| k).collect();
     for (key, value) in flags.pairs() {
-        if !known.contains(&key) {
+        if !known.iter().any(|k| k == key) {
             bail!(
                 "--{} does not apply to {} (its options: {})",
                 key.replace('_', "-"),
@@ -463,9 +463,12 @@ pub fn options_with_flags<G: Playable>(config: &Config, flags: &GameFlags) -> Re
                 known.join(", ")
             );
         }
-        options
-            .set(key, value)
-            .map_err(|e| anyhow::anyhow!("--{} {value}: {e}", key.replace('_', "-")))?;
+        options.set(key, value).map_err(|e| {
+            let e = e
+                .strip_prefix(&format!("{key} = {}: ", value.trim()))
+                .map_or(e.clone(), ToString::to_string);
+            anyhow::anyhow!("--{} {value}: {e}", key.replace('_', "-"))
+        })?;
     }
     options.validate("command line")?;
     Ok(options)
@@ -484,13 +487,7 @@ pub fn start_position<G: Playable>(options: &G::Options, flags: &GameFlags) -> R
 pub fn config_for_play<G: Playable>(mut config: Config, args: &PlayArgs) -> Result<Config> {
     let options = options_with_flags::<G>(&config, &args.game_flags)?;
     args.engine.validate::<G>(&options)?;
-    let table = toml::Table::try_from(&options).context("game options")?;
-    match G::KIND {
-        GameKind::TicTacToe => config.tictactoe = table,
-        GameKind::Gomoku => config.gomoku = table,
-        GameKind::Kalah => config.kalah = table,
-        GameKind::Dots => config.dots = table,
-    }
+    config.games.set::<G>(options);
     config.game = G::KIND;
     for player in [Player::First, Player::Second] {
         let side = config.players.side_mut(player);

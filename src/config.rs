@@ -8,9 +8,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Player;
-use crate::engine::settings::EngineSettings;
+use crate::engine::settings::{EngineSettings, next_known_key};
 use crate::error::ConfigError;
-use crate::games::{GameKind, GameOptions, Playable};
+use crate::games::{GameKind, GameOptions, GamesConfig, Playable};
 
 /// The shipped defaults, the same text as `config.toml` at the crate root.
 pub const DEFAULT_CONFIG: &str = include_str!("../config.toml");
@@ -20,8 +20,7 @@ pub const BUILTIN_NAME: &str = "config.toml (built in)";
 
 /// The whole configuration. Every key may be left out of a file: it then keeps its default,
 /// so a user's file need only hold what it changes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     /// The game the program opens with.
     pub game: GameKind,
@@ -31,16 +30,9 @@ pub struct Config {
     pub tree: TreeConfig,
     /// The terminal UI.
     pub ui: UiConfig,
-    /// Tic-tac-toe options (see `games::tictactoe`); checked by [`Config::game_options`].
-    pub tictactoe: toml::Table,
-    /// Gomoku options.
-    pub gomoku: toml::Table,
-    /// Kalah options.
-    pub kalah: toml::Table,
-    /// Dots and Boxes options.
-    pub dots: toml::Table,
+    /// Every game's options, each under the game's name (`[kalah]`).
+    pub games: GamesConfig,
     /// Where this configuration came from (a path, or the built-in defaults).
-    #[serde(skip)]
     pub source: String,
 }
 
@@ -73,10 +65,7 @@ impl Default for Config {
             players: PlayersConfig::default(),
             tree: TreeConfig::default(),
             ui: UiConfig::default(),
-            tictactoe: toml::Table::new(),
-            gomoku: toml::Table::new(),
-            kalah: toml::Table::new(),
-            dots: toml::Table::new(),
+            games: GamesConfig::default(),
             source: BUILTIN_NAME.to_string(),
         }
     }
@@ -159,7 +148,12 @@ impl<'de> Deserialize<'de> for SideConfig {
                 mut map: A,
             ) -> Result<SideConfig, A::Error> {
                 let mut side = SideConfig::default();
-                while let Some(key) = map.next_key::<String>()? {
+                let known: Vec<&str> = SIDE_KEYS
+                    .iter()
+                    .copied()
+                    .chain(crate::engine::settings::keys())
+                    .collect();
+                while let Some(key) = next_known_key(&mut map, &known)? {
                     if key == "kind" {
                         side.kind = map.next_value()?;
                     } else {
@@ -292,18 +286,89 @@ impl Config {
         Ok(())
     }
 
-    /// The options of game `G`, parsed from its section and validated.
+    /// The options of game `G`, validated (a config changed in code may hold bad ones).
     pub fn game_options<G: Playable>(&self) -> Result<G::Options, ConfigError> {
-        let name = G::KIND.name();
-        let table = match G::KIND {
-            GameKind::TicTacToe => &self.tictactoe,
-            GameKind::Gomoku => &self.gomoku,
-            GameKind::Kalah => &self.kalah,
-            GameKind::Dots => &self.dots,
-        };
-        let options: G::Options = from_toml_table(table, &self.source, name)?;
+        let options = self.games.get::<G>().ok_or_else(|| {
+            ConfigError::new(
+                &self.source,
+                G::KIND.name(),
+                "",
+                "is not a game of the config",
+            )
+        })?;
         options.validate(&self.source)?;
-        Ok(options)
+        Ok(options.clone())
+    }
+}
+
+/// The top-level keys besides the games' sections.
+const TOP_KEYS: &[&str] = &["game", "players", "tree", "ui"];
+
+impl Serialize for Config {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("game", &self.game)?;
+        map.serialize_entry("players", &self.players)?;
+        map.serialize_entry("tree", &self.tree)?;
+        map.serialize_entry("ui", &self.ui)?;
+        for kind in GameKind::ALL {
+            crate::with_game!(kind, G => {
+                if let Some(options) = self.games.get::<G>() {
+                    map.serialize_entry(kind.name(), options)?;
+                }
+            });
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Config {
+    /// Any subset of the sections; a game's section is read as that game's typed options.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ConfigVisitor;
+
+        impl<'de> serde::de::Visitor<'de> for ConfigVisitor {
+            type Value = Config;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a configuration table")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Config, A::Error> {
+                let mut config = Config::default();
+                let known: Vec<&str> = TOP_KEYS
+                    .iter()
+                    .copied()
+                    .chain(GameKind::ALL.iter().map(|k| k.name()))
+                    .collect();
+                while let Some(key) = next_known_key(&mut map, &known)? {
+                    match key.as_str() {
+                        "game" => config.game = map.next_value()?,
+                        "players" => config.players = map.next_value()?,
+                        "tree" => config.tree = map.next_value()?,
+                        "ui" => config.ui = map.next_value()?,
+                        other => {
+                            // A known key that is not a section above is a game's name.
+                            let Some(kind) = GameKind::ALL.into_iter().find(|k| k.name() == other)
+                            else {
+                                map.next_value::<serde::de::IgnoredAny>()?;
+                                continue;
+                            };
+                            crate::with_game!(kind, G => {
+                                config.games.set::<G>(map.next_value()?);
+                            });
+                        }
+                    }
+                }
+                Ok(config)
+            }
+        }
+
+        deserializer.deserialize_map(ConfigVisitor)
     }
 }
 
@@ -539,20 +604,35 @@ mod tests {
         );
         assert_eq!(
             error("[tictactoe]\ndepht = 3\n"),
-            "mine.toml: tictactoe.depht: unknown key; the known ones are depth"
+            "mine.toml: tictactoe.depht: unknown key; the known ones are depth (line 2)"
         );
         assert_eq!(
             error("[kalah]\npits = \"six\"\n"),
-            "mine.toml: kalah.pits = \"six\": must be a whole number 0..=4294967295"
+            "mine.toml: kalah.pits = \"six\": must be a whole number 0..=4294967295 (line 2)"
         );
         assert_eq!(
             error("[kalah.linear]\npits = [1.0, true]\n"),
-            "mine.toml: kalah.linear.pits[1] = true: must be a number"
+            "mine.toml: kalah.linear.pits[1] = true: must be a number (line 2)"
         );
         let range = error("[tictactoe]\ndepth = 12\n");
         assert_eq!(range, "mine.toml: tictactoe.depth = 12: must be 1..=9");
         let syntax = error("[ui\n");
         assert!(syntax.starts_with("mine.toml: line 1"), "{syntax}");
+    }
+
+    #[test]
+    fn an_unknown_engine_setting_is_named_with_its_line() {
+        let e = error("[players.first]\nkind = \"human\"\ncolour = 1\n");
+        assert!(
+            e.starts_with("mine.toml: players.first.colour: unknown key; the known ones are kind, algorithm, depth"),
+            "{e}"
+        );
+        assert!(e.ends_with("(line 3)"), "{e}");
+        let e = error("[players.second]\ntt = \"yes\"\n");
+        assert_eq!(
+            e,
+            "mine.toml: players.second.tt = \"yes\": must be true or false (line 2)"
+        );
     }
 
     #[test]

@@ -69,7 +69,7 @@ fn solve_reproduces_reference_margins() {
     let v = json(ok(&["solve", "gomoku", "--size", "4", "--connect", "3", "--json"]).trim());
     assert_eq!(v["value"], 1);
     let e = refused(&["solve", "kalah", "--pits", "40"]);
-    assert!(e.contains("--pits 40: pits must be 1..=12"), "{e}");
+    assert!(e.contains("--pits 40: must be 1..=12"), "{e}");
 }
 
 #[test]
@@ -232,10 +232,7 @@ fn engine_flags_out_of_range_are_refused_naming_the_flag() {
     let e = refused(&["tree", "tictactoe", "--max-nodes", "0"]);
     assert!(e.contains("--max-nodes 0: must be 1..=10000000"), "{e}");
     let e = refused(&["selfplay", "gomoku", "--size", "20"]);
-    assert!(
-        e.contains("--size 20: size must be a whole number 3..=19"),
-        "{e}"
-    );
+    assert!(e.contains("--size 20: must be 3..=19"), "{e}");
     let e = refused(&["selfplay", "kalah", "--empty-capture", "maybe"]);
     assert!(e.contains("--empty-capture maybe"), "{e}");
     let e = refused(&["perft", "dots", "--rows", "0", "--depth", "1"]);

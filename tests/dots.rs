@@ -383,14 +383,12 @@ fn options_set_and_entries() {
     options.set("rows", "2").unwrap();
     options.set("cols", " 4 ").unwrap();
     options.set("depth", "10").unwrap();
-    assert_eq!(
-        options.entries(),
-        vec![
-            ("rows", "2".to_string()),
-            ("cols", "4".to_string()),
-            ("depth", "10".to_string())
-        ]
-    );
+    let entries = options.entries();
+    let entries: Vec<(&str, &str)> = entries
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(entries, [("rows", "2"), ("cols", "4"), ("depth", "10")]);
     let before = options.clone();
     assert_eq!(
         options.set("rows", "10").unwrap_err(),
@@ -398,7 +396,7 @@ fn options_set_and_entries() {
     );
     assert_eq!(
         options.set("cols", "x").unwrap_err(),
-        "cols must be a whole number 1..=9, not `x`"
+        "cols must be a whole number, not `x`"
     );
     assert_eq!(
         options.set("depth", "0").unwrap_err(),

@@ -420,28 +420,29 @@ fn options_from_toml_and_from_text() {
     o.set("candidates", "0").unwrap();
     o.set("connect", "6").unwrap();
     o.set("depth", "3").unwrap();
+    let entries = o.entries();
+    let entries: Vec<(&str, &str)> = entries
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
     assert_eq!(
-        o.entries(),
-        vec![
-            ("size", "19".to_string()),
-            ("connect", "6".to_string()),
-            ("rule", "standard".to_string()),
-            ("candidates", "0".to_string()),
-            ("depth", "3".to_string()),
+        entries,
+        [
+            ("size", "19"),
+            ("connect", "6"),
+            ("rule", "standard"),
+            ("candidates", "0"),
+            ("depth", "3"),
         ]
     );
     assert_eq!(
         o.set("size", "x").unwrap_err(),
-        "size must be a whole number 3..=19, not `x`"
+        "size must be a whole number, not `x`"
     );
-    assert_eq!(
-        o.set("connect", "9").unwrap_err(),
-        "connect must be a whole number 2..=7, not `9`"
-    );
-    assert_eq!(
-        o.set("rule", "renju").unwrap_err(),
-        "unknown rule `renju`: expected freestyle or standard"
-    );
+    let e = o.set("connect", "9").unwrap_err();
+    assert!(e.starts_with("connect = 9: must be 2..=7"), "{e}");
+    let e = o.set("rule", "renju").unwrap_err();
+    assert!(e.contains("renju") && e.contains("freestyle"), "{e}");
     assert!(o.set("pits", "6").unwrap_err().contains("no option `pits`"));
     let g = Gomoku::new_game(&o);
     assert_eq!((g.size(), g.connect(), g.rule()), (19, 6, Rule::Standard));

@@ -269,6 +269,46 @@ impl EngineSettings {
     }
 }
 
+/// The next key of `map` if it is one of `known`, else serde's "unknown field" error raised
+/// while the key is read (so that a config file's message names the key and its line).
+pub fn next_known_key<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    known: &[&str],
+) -> Result<Option<String>, A::Error> {
+    map.next_key_seed(KnownKey(known))
+}
+
+/// Reads a key that must be one of a list.
+struct KnownKey<'a>(&'a [&'a str]);
+
+impl<'de> DeserializeSeed<'de> for KnownKey<'_> {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for KnownKey<'_> {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<String, E> {
+        if self.0.contains(&key) {
+            return Ok(key.to_string());
+        }
+        let known: Vec<String> = self.0.iter().map(|k| format!("`{k}`")).collect();
+        // Serde's own wording, which the config reader turns into plain words.
+        Err(E::custom(format_args!(
+            "unknown field `{key}`, expected one of {}",
+            known.join(", ")
+        )))
+    }
+}
+
 /// Every setting's key, in the table's order.
 pub fn keys() -> impl Iterator<Item = &'static str> {
     FIELDS.iter().map(|f| f.key)
@@ -780,7 +820,8 @@ impl<'de> Deserialize<'de> for EngineSettings {
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EngineSettings, A::Error> {
                 let mut settings = EngineSettings::default();
-                while let Some(key) = map.next_key::<String>()? {
+                let known: Vec<&str> = keys().collect();
+                while let Some(key) = next_known_key(&mut map, &known)? {
                     settings.deserialize_field(&key, &mut map, &[])?;
                 }
                 Ok(settings)

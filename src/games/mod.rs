@@ -4,6 +4,7 @@
 pub mod dots;
 pub mod gomoku;
 pub mod kalah;
+pub mod options;
 pub mod tictactoe;
 
 use std::fmt::Debug;
@@ -97,12 +98,33 @@ pub trait GameOptions:
         0
     }
 
-    /// Sets an option from `key = value` text (the command line and the setup screen).
-    /// Returns an error message naming what is expected.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
+    /// Sets the option at the dotted `key` (`linear.store`) from text as people type it (the
+    /// command line and the setup screen), checked by [`GameOptions::validate`]; nothing
+    /// changes on error, which says what is expected.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let mut next = self.clone();
+        options::set(&mut next, key, value)?;
+        if let Err(e) = next.validate("") {
+            // `kalah.pits` in a file is `pits` here: the game is known. Only this option's
+            // own range is checked here: one that clashes with another option (Gomoku's
+            // `connect` with `size`) may be set before the other, and the caller validates
+            // the whole once every option is set.
+            let refused = e
+                .key
+                .split_once('.')
+                .map_or(e.key.as_str(), |(_, rest)| rest);
+            if refused == key {
+                return Err(format!("{key} = {}: {}", e.value, e.expected));
+            }
+        }
+        *self = next;
+        Ok(())
+    }
 
-    /// Every option as `(key, value)` text, in menu order.
-    fn entries(&self) -> Vec<(&'static str, String)>;
+    /// Every option as `(dotted key, value)` text, in declaration order.
+    fn entries(&self) -> Vec<(String, String)> {
+        options::entries(self)
+    }
 }
 
 /// A game the program can set up, play and show: the rules plus construction from options
@@ -123,11 +145,56 @@ pub trait Playable: Game {
     /// The evaluator called `name` ("default" = the first), or `None` if there is none such.
     fn evaluator(options: &Self::Options, name: &str) -> Option<Self::Eval>;
 
+    /// This game's options among every game's (`None` for a game outside the config, such
+    /// as a test's).
+    fn options_in(_games: &GamesConfig) -> Option<&Self::Options> {
+        None
+    }
+
+    /// This game's options among every game's, to change.
+    fn options_in_mut(_games: &mut GamesConfig) -> Option<&mut Self::Options> {
+        None
+    }
+
     /// What people call `player`'s side in this game (X/O, Black/White, South/North).
     fn side_name(player: Player) -> &'static str {
         match player {
             Player::First => "first",
             Player::Second => "second",
+        }
+    }
+}
+
+/// Every game's options: the `[tictactoe]`, `[gomoku]`, `[kalah]` and `[dots]` sections of
+/// `config.toml`, typed. Reached generically through [`GamesConfig::get`] (each game's
+/// [`Playable::options_in`] names its own field).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GamesConfig {
+    /// Tic-tac-toe.
+    pub tictactoe: tictactoe::TicTacToeOptions,
+    /// Gomoku.
+    pub gomoku: gomoku::GomokuOptions,
+    /// Kalah.
+    pub kalah: kalah::KalahOptions,
+    /// Dots and Boxes.
+    pub dots: dots::DotsOptions,
+}
+
+impl GamesConfig {
+    /// Game `G`'s options.
+    pub fn get<G: Playable>(&self) -> Option<&G::Options> {
+        G::options_in(self)
+    }
+
+    /// Game `G`'s options, to change.
+    pub fn get_mut<G: Playable>(&mut self) -> Option<&mut G::Options> {
+        G::options_in_mut(self)
+    }
+
+    /// Replaces game `G`'s options (a game outside the config has none to replace).
+    pub fn set<G: Playable>(&mut self, options: G::Options) {
+        if let Some(slot) = G::options_in_mut(self) {
+            *slot = options;
         }
     }
 }

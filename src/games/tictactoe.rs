@@ -249,22 +249,6 @@ impl GameOptions for TicTacToeOptions {
     fn default_depth(&self) -> u32 {
         self.depth
     }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        match key {
-            "depth" => {
-                self.depth = value
-                    .parse()
-                    .map_err(|_| "depth must be 1..=9".to_string())?;
-                Ok(())
-            }
-            _ => Err(format!("tictactoe has no option `{key}` (options: depth)")),
-        }
-    }
-
-    fn entries(&self) -> Vec<(&'static str, String)> {
-        vec![("depth", self.depth.to_string())]
-    }
 }
 
 /// Tic-tac-toe's evaluator: open lines, weighted by how full they are.
@@ -302,6 +286,14 @@ impl Playable for TicTacToe {
 
     fn new_game(_options: &TicTacToeOptions) -> Self {
         Self::new()
+    }
+
+    fn options_in(games: &crate::games::GamesConfig) -> Option<&Self::Options> {
+        Some(&games.tictactoe)
+    }
+
+    fn options_in_mut(games: &mut crate::games::GamesConfig) -> Option<&mut Self::Options> {
+        Some(&mut games.tictactoe)
     }
 
     fn evaluator(_options: &TicTacToeOptions, name: &str) -> Option<LinesEval> {

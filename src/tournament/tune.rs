@@ -131,7 +131,7 @@ impl WeightSpace {
         let menu: Vec<String> = options
             .entries()
             .into_iter()
-            .map(|(k, _)| k.to_string())
+            .map(|(k, _)| k)
             .collect();
         let rank = |w: &Weight| {
             let dotted = format!("{evaluator}.{}", w.key);

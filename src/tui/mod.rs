@@ -150,7 +150,7 @@ pub fn run(config: Config, start: Start) -> Result<()> {
                         state.config.players = config.players.clone();
                         state.config.game = saved.kind;
                         // Options that validated once still serialise.
-                        let _ = setup::set_options::<G>(&mut state.config, &session.options);
+                        state.config.games.set::<G>(session.options.clone());
                         game_screen::<G>(guard.terminal(), &config, session, state)?
                     }
                     Err(e) => Screen::Setup(Some(e.to_string())),

@@ -143,7 +143,7 @@ pub fn side_names(kind: GameKind) -> [&'static str; 2] {
     ])
 }
 
-fn option_entries(config: &Config) -> Vec<(&'static str, String)> {
+fn option_entries(config: &Config) -> Vec<(String, String)> {
     crate::with_game!(config.game, G => config
         .game_options::<G>()
         .map(|o| o.entries())
@@ -179,20 +179,9 @@ fn set_option(config: &mut Config, key: &str, value: &str) -> Result<(), String>
         let mut options = config.game_options::<G>().map_err(|e| setup_error(&e))?;
         options.set(key, value)?;
         options.validate("setup").map_err(|e| setup_error(&e))?;
-        set_options::<G>(config, &options)
+        config.games.set::<G>(options);
+        Ok(())
     })
-}
-
-/// Writes `options` into the config as game `G`'s options (the table `[G]` of a config file).
-pub fn set_options<G: Playable>(config: &mut Config, options: &G::Options) -> Result<(), String> {
-    let table = toml::Table::try_from(options).map_err(|e| e.to_string())?;
-    match G::KIND {
-        GameKind::TicTacToe => config.tictactoe = table,
-        GameKind::Gomoku => config.gomoku = table,
-        GameKind::Kalah => config.kalah = table,
-        GameKind::Dots => config.dots = table,
-    }
-    Ok(())
 }
 
 /// The newest `gametree-*.json` in the current directory, to offer for loading.
@@ -322,7 +311,7 @@ impl SetupState {
                 .map_or_else(String::new, |f| f.label.to_string()),
             Row::Option(i) => option_entries(&self.config)
                 .get(i)
-                .map_or_else(String::new, |(k, _)| (*k).to_string()),
+                .map_or_else(String::new, |(k, _)| k.clone()),
             Row::Load => "Load file".to_string(),
             Row::Start => String::new(),
         }
@@ -696,8 +685,8 @@ impl SetupState {
                 }
             }
             Row::Option(i) => {
-                let key = option_entries(&self.config).get(i).map(|(k, _)| *k);
-                match key.map(|key| set_option(&mut self.config, key, &text)) {
+                let key = option_entries(&self.config).get(i).map(|(k, _)| k.clone());
+                match key.map(|key| set_option(&mut self.config, &key, &text)) {
                     Some(Ok(())) => {
                         self.error = None;
                         true

@@ -187,9 +187,7 @@ fn kalah_board_shows_pits_stores_counts_and_the_last_sowing() {
 #[test]
 fn kalah_with_twelve_pits_fits_80x24_with_the_board_on_top() {
     let mut config = config(true, false);
-    config
-        .kalah
-        .insert("pits".to_string(), toml::Value::Integer(12));
+    config.games.kalah.pits = 12;
     let mut app = new_app::<Kalah>(&config);
     let buf = render(&mut app, 80, 24);
     let text = screen(&buf);

@@ -97,12 +97,6 @@ mod endless {
         fn default_depth(&self) -> u32 {
             40
         }
-        fn set(&mut self, key: &str, _value: &str) -> Result<(), String> {
-            Err(format!("no option {key}"))
-        }
-        fn entries(&self) -> Vec<(&'static str, String)> {
-            Vec::new()
-        }
     }
 
     #[derive(Clone, Copy, Debug)]

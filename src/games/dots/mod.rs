@@ -600,6 +600,14 @@ impl Playable for Dots {
         Self::new(side(options.rows), side(options.cols))
     }
 
+    fn options_in(games: &crate::games::GamesConfig) -> Option<&Self::Options> {
+        Some(&games.dots)
+    }
+
+    fn options_in_mut(games: &mut crate::games::GamesConfig) -> Option<&mut Self::Options> {
+        Some(&mut games.dots)
+    }
+
     fn evaluator(_options: &DotsOptions, name: &str) -> Option<DotsEval> {
         match name {
             "default" | "score" => Some(DotsEval::Score),

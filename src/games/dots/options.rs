@@ -56,34 +56,4 @@ impl GameOptions for DotsOptions {
     fn default_depth(&self) -> u32 {
         self.depth
     }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let mut next = self.clone();
-        let (field, max) = match key {
-            "rows" => (&mut next.rows, MAX_SIDE),
-            "cols" => (&mut next.cols, MAX_SIDE),
-            "depth" => (&mut next.depth, MAX_EDGES),
-            _ => {
-                return Err(format!(
-                    "dots has no option `{key}` (options: rows, cols, depth)"
-                ));
-            }
-        };
-        *field = value
-            .trim()
-            .parse()
-            .map_err(|_| format!("{key} must be a whole number 1..={max}, not `{value}`"))?;
-        next.check()
-            .map_err(|(key, value, expected)| format!("{key} = {value}: {expected}"))?;
-        *self = next;
-        Ok(())
-    }
-
-    fn entries(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("rows", self.rows.to_string()),
-            ("cols", self.cols.to_string()),
-            ("depth", self.depth.to_string()),
-        ]
-    }
 }

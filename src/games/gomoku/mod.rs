@@ -636,61 +636,6 @@ impl GameOptions for GomokuOptions {
     fn candidates(&self) -> usize {
         self.candidates
     }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let value = value.trim();
-        match key {
-            "size" => {
-                self.size = parse_in(value, MIN_SIZE..=MAX_SIZE, "size")?;
-            }
-            "connect" => {
-                self.connect = parse_in(value, 2..=MAX_CONNECT, "connect")?;
-            }
-            "rule" => self.rule = value.parse()?,
-            "candidates" => {
-                self.candidates = parse_in(value, 0..=MAX_CELLS, "candidates")?;
-            }
-            "depth" => {
-                self.depth = parse_in(value, 1..=MAX_DEPTH as usize, "depth")? as u32;
-            }
-            _ => {
-                return Err(format!(
-                    "gomoku has no option `{key}` (options: size, connect, rule, candidates, \
-                     depth)"
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    fn entries(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("size", self.size.to_string()),
-            ("connect", self.connect.to_string()),
-            ("rule", self.rule.to_string()),
-            ("candidates", self.candidates.to_string()),
-            ("depth", self.depth.to_string()),
-        ]
-    }
-}
-
-/// Parses a whole number in `range`, or says what `key` must be.
-fn parse_in(
-    value: &str,
-    range: std::ops::RangeInclusive<usize>,
-    key: &str,
-) -> Result<usize, String> {
-    value
-        .parse::<usize>()
-        .ok()
-        .filter(|v| range.contains(v))
-        .ok_or_else(|| {
-            format!(
-                "{key} must be a whole number {}..={}, not `{value}`",
-                range.start(),
-                range.end()
-            )
-        })
 }
 
 impl Playable for Gomoku {
@@ -705,6 +650,14 @@ impl Playable for Gomoku {
         let size = options.size.clamp(MIN_SIZE, MAX_SIZE);
         let connect = options.connect.clamp(2, MAX_CONNECT.min(size));
         Self::new(size, connect, options.rule)
+    }
+
+    fn options_in(games: &crate::games::GamesConfig) -> Option<&Self::Options> {
+        Some(&games.gomoku)
+    }
+
+    fn options_in_mut(games: &mut crate::games::GamesConfig) -> Option<&mut Self::Options> {
+        Some(&mut games.gomoku)
     }
 
     fn evaluator(_options: &GomokuOptions, name: &str) -> Option<GomokuEval> {

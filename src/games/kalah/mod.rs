@@ -655,6 +655,14 @@ impl Playable for Kalah {
         Self::new(options.pits as usize, stones).with_empty_capture(options.empty_capture)
     }
 
+    fn options_in(games: &crate::games::GamesConfig) -> Option<&Self::Options> {
+        Some(&games.kalah)
+    }
+
+    fn options_in_mut(games: &mut crate::games::GamesConfig) -> Option<&mut Self::Options> {
+        Some(&mut games.kalah)
+    }
+
     fn evaluator(options: &KalahOptions, name: &str) -> Option<KalahEval> {
         match name {
             "default" | "store" => Some(KalahEval::Store(StoreEval)),

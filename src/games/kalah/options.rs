@@ -171,32 +171,6 @@ impl KalahOptions {
     }
 }
 
-fn parse_number<T: std::str::FromStr>(key: &str, value: &str, range: &str) -> Result<T, String> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| format!("{key} must be {range}"))
-}
-
-fn parse_weight(key: &str, value: &str) -> Result<f64, String> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| format!("{key} must be a number"))
-}
-
-fn parse_weights(key: &str, value: &str) -> Result<Vec<f64>, String> {
-    let inner = value.trim().trim_start_matches('[').trim_end_matches(']');
-    inner
-        .split(',')
-        .map(|item| {
-            item.trim().parse().map_err(|_| {
-                format!("{key} must be a list of numbers separated by commas, like 1, 0.5")
-            })
-        })
-        .collect()
-}
-
 impl GameOptions for KalahOptions {
     fn validate(&self, source: &str) -> Result<(), ConfigError> {
         self.check().map_err(|(key, value, expected)| {
@@ -206,69 +180,5 @@ impl GameOptions for KalahOptions {
 
     fn default_depth(&self) -> u32 {
         self.depth
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let mut next = self.clone();
-        match key {
-            "pits" => next.pits = parse_number(key, value, "1..=12")?,
-            "stones" => next.stones = parse_number(key, value, "1..=20")?,
-            "depth" => next.depth = parse_number(key, value, "1..=64")?,
-            "empty_capture" => {
-                next.empty_capture = match value.trim().to_ascii_lowercase().as_str() {
-                    "true" | "yes" | "on" | "1" => true,
-                    "false" | "no" | "off" | "0" => false,
-                    _ => return Err("empty_capture must be true or false".to_string()),
-                }
-            }
-            "linear.store" => next.linear.store = parse_weight(key, value)?,
-            "linear.opponent_store" => next.linear.opponent_store = parse_weight(key, value)?,
-            "linear.pits" => next.linear.pits = parse_weights(key, value)?,
-            "linear.opponent_pits" => next.linear.opponent_pits = parse_weights(key, value)?,
-            "tuned.store" => next.tuned.store = parse_weight(key, value)?,
-            "tuned.opponent_store" => next.tuned.opponent_store = parse_weight(key, value)?,
-            "tuned.pits" => next.tuned.pits = parse_weights(key, value)?,
-            "tuned.opponent_pits" => next.tuned.opponent_pits = parse_weights(key, value)?,
-            _ => {
-                let keys: Vec<&str> = self.entries().iter().map(|&(k, _)| k).collect();
-                return Err(format!(
-                    "kalah has no option `{key}` (options: {})",
-                    keys.join(", ")
-                ));
-            }
-        }
-        next.check()
-            .map_err(|(key, _, expected)| format!("{key} {expected}"))?;
-        *self = next;
-        Ok(())
-    }
-
-    fn entries(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("pits", self.pits.to_string()),
-            ("stones", self.stones.to_string()),
-            ("empty_capture", self.empty_capture.to_string()),
-            ("depth", self.depth.to_string()),
-            ("linear.store", self.linear.store.to_string()),
-            (
-                "linear.opponent_store",
-                self.linear.opponent_store.to_string(),
-            ),
-            ("linear.pits", format_weights(&self.linear.pits)),
-            (
-                "linear.opponent_pits",
-                format_weights(&self.linear.opponent_pits),
-            ),
-            ("tuned.store", self.tuned.store.to_string()),
-            (
-                "tuned.opponent_store",
-                self.tuned.opponent_store.to_string(),
-            ),
-            ("tuned.pits", format_weights(&self.tuned.pits)),
-            (
-                "tuned.opponent_pits",
-                format_weights(&self.tuned.opponent_pits),
-            ),
-        ]
     }
 }
