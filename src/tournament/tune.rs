@@ -128,11 +128,7 @@ impl WeightSpace {
         }
         // Tune (and write) the weights in the order the game lists its options, not the
         // alphabetical order of the TOML table.
-        let menu: Vec<String> = options
-            .entries()
-            .into_iter()
-            .map(|(k, _)| k)
-            .collect();
+        let menu: Vec<String> = options.entries().into_iter().map(|(k, _)| k).collect();
         let rank = |w: &Weight| {
             let dotted = format!("{evaluator}.{}", w.key);
             menu.iter().position(|k| *k == dotted).unwrap_or(menu.len())
