@@ -8,6 +8,8 @@
 //! - [`session`]: a game in progress: the step list, undo/redo, save/load;
 //! - [`tournament`]: tournaments between engine settings, and tuning evaluator weights by them;
 //! - [`export`]: the recorded search tree as text, JSON and Graphviz DOT;
+//! - [`flags`]: command-line flags shared by the commands and tournaments;
+//! - [`cli`]: the commands (thin: parse, then call the library);
 //! - [`tui`]: the full-screen terminal program (setup, board, log, engine panes);
 //! - [`error`]: the library's error types.
 
@@ -17,6 +19,7 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod export;
+pub mod flags;
 pub mod games;
 pub mod player;
 pub mod session;

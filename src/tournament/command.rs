@@ -19,9 +19,9 @@ use super::report::{
 };
 use super::tune::{Candidate, ClimbSettings, Sprt, TuneSettings, WeightSpace, format_weight};
 use super::{GameRecord, Standings, job_count, run_games, schedule};
-use crate::cli::{GameFlags, options_with_flags, parse_game};
 use crate::config::Config;
 use crate::engine::limits::StopFlag;
+use crate::flags::{GameFlags, options_with_flags, parse_game};
 use crate::games::Playable;
 
 /// `gametree tournament`: engine settings play each other; prints standings and the
