@@ -9,9 +9,11 @@
 //! - [`tournament`]: tournaments between engine settings, and tuning evaluator weights by them;
 //! - [`export`]: the recorded search tree as text, JSON and Graphviz DOT;
 //! - [`tui`]: the full-screen terminal program (setup, board, log, engine panes);
+//! - [`brain`]: the Gomocup brain protocol on stdin/stdout (`gametree brain`);
 //! - [`error`]: the library's error types.
 
 pub mod bench;
+pub mod brain;
 pub mod cli;
 pub mod config;
 pub mod engine;
