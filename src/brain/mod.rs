@@ -53,7 +53,8 @@ const MATCH_MARGIN: Duration = Duration::from_millis(500);
 const MOVES_TO_PLAN_FOR: u32 = 20;
 /// `time_left` when the match has no time limit.
 const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
-/// The least time a search is given: enough for a shallow answer.
+/// The least time a search is given (half the turn when that is less): enough for a
+/// shallow answer.
 const MIN_TURN: Duration = Duration::from_millis(5);
 /// Past its own limit, a search is told to stop after this much more (the engine stops
 /// itself first; this covers the table being made and a busy machine).
@@ -204,7 +205,7 @@ impl Clock {
             let left = Duration::from_millis(left.max(0) as u64);
             budget = budget.min(left.saturating_sub(MATCH_MARGIN) / MOVES_TO_PLAN_FOR);
         }
-        budget.max(MIN_TURN)
+        budget.max(MIN_TURN.min(turn / 2))
     }
 }
 
