@@ -84,9 +84,9 @@ pub fn run(config: &Config, args: &BrainArgs) -> Result<()> {
 
 /// Runs the protocol over `input` and `output` (stdin/stdout, or memory in tests) with
 /// `engine`, until `END` or the end of the input. Input is read on a thread of its own, so
-/// `END` stops a search at once, and so does the end of the input when nothing else is
-/// waiting (the manager is gone); lines that did arrive before the end (a script piped in)
-/// are all answered first. The reading thread is left behind blocked on its read when
+/// `END` stops a search at once, unanswered. The end of the input stops it too, answered
+/// with the move found so far, unless lines arrived after the search started (a script
+/// piped in): those are answered in order first, each search taking its time. The reading thread is left behind blocked on its read when
 /// `END` comes first (the process is about to exit).
 pub fn serve<R, W>(
     engine: EnginePlayer<Gomoku>,
@@ -309,8 +309,11 @@ impl<W: Write> Brain<W> {
                     }
                 }
                 Event::End if self.queued.is_empty() => {
-                    // The manager is gone: nobody waits for the move.
-                    self.stop_thinking(events);
+                    // Nothing more will come: the move found so far, at once, is the last
+                    // answer (unheard if the manager is gone, so a failed write is fine).
+                    if let Some((purpose, result)) = self.stop_thinking(events) {
+                        let _ = self.answer(purpose, &result);
+                    }
                     return Ok(());
                 }
                 Event::End => {
@@ -334,23 +337,22 @@ impl<W: Write> Brain<W> {
         }
     }
 
-    /// Raises the stop flag and waits for the search thread to hand the engine back, so
-    /// nothing runs on after the brain returns.
-    fn stop_thinking(&mut self, events: &Receiver<Event>) {
-        let Some(thinking) = self.thinking.take() else {
-            return;
-        };
+    /// Raises the stop flag and waits for the search thread to hand the engine back with
+    /// its answer, so nothing runs on after the brain returns.
+    fn stop_thinking(&mut self, events: &Receiver<Event>) -> Option<(Purpose, SearchResult<Cell>)> {
+        let thinking = self.thinking.take()?;
         thinking.stop.raise();
         while let Ok(event) = events.recv_timeout(Duration::from_secs(5)) {
             match event {
-                Event::Done(engine, _) => {
+                Event::Done(engine, result) => {
                     self.engine = Some(*engine);
-                    return;
+                    return Some((thinking.purpose, result));
                 }
-                Event::Failed => return,
+                Event::Failed => return None,
                 _ => {}
             }
         }
+        None
     }
 
     fn handle_line_while_thinking(&mut self, line: String) -> std::io::Result<Flow> {
