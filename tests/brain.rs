@@ -301,13 +301,33 @@ fn thinking_says_depth_value_and_line() {
     let messages: Vec<&String> = lines.iter().filter(|l| l.starts_with("MESSAGE")).collect();
     assert_eq!(messages.len(), 3, "{lines:#?}");
     for (depth, message) in (1..=3).zip(&messages) {
-        assert!(
-            message.starts_with(&format!("MESSAGE depth {depth} value ")),
-            "{message}"
+        let words: Vec<&str> = message.split(' ').collect();
+        assert_eq!(
+            words[..4],
+            ["MESSAGE", "depth", &format!("{depth}-{depth}"), "ev"]
         );
-        assert!(message.contains(" pv 7,7=h8"), "{message}");
+        assert!(words[4].parse::<i32>().is_ok(), "{message}");
+        assert_eq!(
+            [words[5], words[7], words[9], words[11]],
+            ["n", "n/ms", "tm", "pv"]
+        );
+        // The line starts with the move played, one point per move searched.
+        assert_eq!(words[12], "7,7", "{message}");
+        assert_eq!(words.len() - 12, depth, "{message}");
     }
     assert_eq!(lines.last().unwrap(), "7,7");
+}
+
+#[test]
+fn a_forced_win_is_shown_as_mate_in_n() {
+    let own = [(3, 7), (4, 7), (5, 7), (6, 7)];
+    let lines = run_with(Some(3), &format!("START 15\n{}", board(&own, &FAR_AWAY)));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("MESSAGE depth 1-1 ev +M1 ")),
+        "{lines:#?}"
+    );
 }
 
 #[test]

@@ -740,8 +740,11 @@ impl<W: Write> Brain<W> {
         None
     }
 
-    /// A `MESSAGE` with depth, value, nodes and principal variation, once per new depth or
-    /// new best move.
+    /// A `MESSAGE` with depth, value, nodes, speed, time and principal variation, once
+    /// per new depth or new best move, laid out as strong brains (Rapfi) do and clients
+    /// (pygomo) read: `depth 9-9 ev +35 n 120034 n/ms 412 tm 291 pv 7,7 8,6 ...`, the value
+    /// from the brain's side in evaluation units or `+M5`/`-M5` for a win or loss in 5
+    /// moves, the line in protocol coordinates.
     fn report_progress(&mut self, result: &SearchResult<Cell>) -> std::io::Result<()> {
         let (Some(thinking), Some(game)) = (&mut self.thinking, &self.game) else {
             return Ok(());
@@ -751,18 +754,7 @@ impl<W: Write> Brain<W> {
             return Ok(());
         }
         thinking.reported = Some(key);
-        let pv: Vec<String> = result
-            .pv
-            .iter()
-            .map(|&cell| format!("{}={}", coord_of(game, cell), game.format_move(cell)))
-            .collect();
-        let text = format!(
-            "depth {} value {} nodes {} pv {}",
-            result.stats.depth,
-            score::format::<Gomoku>(result.value),
-            result.stats.nodes,
-            pv.join(" ")
-        );
+        let text = progress_message(game, result);
         self.send(&Response::Message(text))
     }
 
@@ -785,6 +777,29 @@ impl<W: Write> Brain<W> {
         self.moves.push(best);
         self.send(&Response::Move(at))
     }
+}
+
+/// The text of a progress `MESSAGE` (see [`Brain::report_progress`]).
+fn progress_message(game: &Gomoku, result: &SearchResult<Cell>) -> String {
+    let value = if score::is_decisive(result.value) {
+        let plies = score::WIN - result.value.abs();
+        format!("{}M{plies}", if result.value > 0 { '+' } else { '-' })
+    } else {
+        format!("{:+}", result.value)
+    };
+    let millis = result.stats.elapsed.as_millis();
+    let pv: Vec<String> = result
+        .pv
+        .iter()
+        .map(|&cell| coord_of(game, cell).to_string())
+        .collect();
+    format!(
+        "depth {depth}-{depth} ev {value} n {nodes} n/ms {speed} tm {millis} pv {pv}",
+        depth = result.stats.depth,
+        nodes = result.stats.nodes,
+        speed = (result.stats.nodes_per_second() / 1000.0).round() as u64,
+        pv = pv.join(" ")
+    )
 }
 
 /// Whether the loop goes on.
