@@ -164,6 +164,9 @@ struct Brain<W: Write> {
     spare: EnginePlayer<Gomoku>,
     /// The table size the settings asked for, before `max_memory` caps it.
     configured_tt_mb: usize,
+    /// The table size for the next search: `max_memory` applies even while the engine is
+    /// lent to a search.
+    tt_mb: usize,
     options: GomokuOptions,
     /// `None` before `START`.
     game: Option<Gomoku>,
@@ -244,6 +247,7 @@ impl<W: Write> Brain<W> {
             output,
             events,
             configured_tt_mb: engine.settings.tt_mb,
+            tt_mb: engine.settings.tt_mb,
             spare: engine.clone(),
             engine: Some(engine),
             options,
@@ -472,18 +476,11 @@ impl<W: Write> Brain<W> {
             Info::MaxMemory(bytes) => {
                 // Half the allowance for the table leaves room for the rest of the process.
                 let allowed = (bytes / 2 / (1 << 20)).max(1) as usize;
-                let tt_mb = if bytes == 0 {
+                self.tt_mb = if bytes == 0 {
                     self.configured_tt_mb
                 } else {
                     self.configured_tt_mb.min(allowed)
                 };
-                for engine in self
-                    .engine
-                    .iter_mut()
-                    .chain(std::iter::once(&mut self.spare))
-                {
-                    engine.settings.tt_mb = tt_mb;
-                }
             }
             Info::Rule(bits) => return self.set_rule(bits),
             Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) | Info::Other { .. } => {}
@@ -707,6 +704,7 @@ impl<W: Write> Brain<W> {
         };
         let budget = self.clock.budget();
         engine.settings.limits.time = Some(budget);
+        engine.settings.tt_mb = self.tt_mb;
         let stop = StopFlag::new();
         let thread_stop = stop.clone();
         let events = self.events.clone();
@@ -874,6 +872,23 @@ mod tests {
             let budget = clock(Some(turn), None, 0).budget();
             assert!(budget < Duration::from_millis(turn), "{turn}: {budget:?}");
         }
+    }
+
+    #[test]
+    fn max_memory_caps_the_table_at_half_the_allowance() {
+        let config = Config::builtin().unwrap();
+        let options = config.game_options::<Gomoku>().unwrap();
+        let side = config.players.side(Player::Second).clone();
+        let engine = EnginePlayer::new(&side, &options, "test", "players.second").unwrap();
+        let configured = engine.settings.tt_mb;
+        let (tx, _rx) = mpsc::channel();
+        let mut brain = Brain::new(engine, &options, Vec::new(), tx);
+        assert_eq!(brain.info(&Info::MaxMemory(40 << 20)), None);
+        assert_eq!(brain.tt_mb, 20.min(configured));
+        brain.info(&Info::MaxMemory(1000));
+        assert_eq!(brain.tt_mb, 1);
+        brain.info(&Info::MaxMemory(0));
+        assert_eq!(brain.tt_mb, configured);
     }
 
     #[test]
