@@ -56,8 +56,8 @@ const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
 /// The least time a search is given (half the turn when that is less): enough for a
 /// shallow answer.
 const MIN_TURN: Duration = Duration::from_millis(5);
-/// Past its own limit, a search is told to stop after this much more (the engine stops
-/// itself first; this covers the table being made and a busy machine).
+/// Past its own limit, a search is told to stop after this much more, or half its time when
+/// that is less (the engine stops itself first; this covers a busy machine).
 const DEADLINE_GRACE: Duration = Duration::from_millis(30);
 
 /// `gametree brain`: engine settings as flags; the protocol sets board, rule and time.
@@ -448,7 +448,19 @@ impl<W: Write> Brain<W> {
         if let Some(engine) = &mut self.engine {
             engine.clear_table();
         }
+        self.prepare_table();
         Response::Ok
+    }
+
+    /// Makes the engine's table now, outside any move's time: making and touching a large
+    /// table takes tens of milliseconds on a busy machine, too much of a short turn.
+    fn prepare_table(&mut self) {
+        if let (Some(engine), Some(game)) = (&mut self.engine, &self.game) {
+            engine.settings.tt_mb = self.tt_mb;
+            let stop = StopFlag::new();
+            stop.raise();
+            engine.think(game, &stop, &mut |_| {});
+        }
     }
 
     /// The game rebuilt from `moves` under the current options; false (and the moves cut
@@ -481,6 +493,7 @@ impl<W: Write> Brain<W> {
                 } else {
                     self.configured_tt_mb.min(allowed)
                 };
+                self.prepare_table();
             }
             Info::Rule(bits) => return self.set_rule(bits),
             Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) | Info::Other { .. } => {}
@@ -732,7 +745,7 @@ impl<W: Write> Brain<W> {
         self.thinking = Some(Thinking {
             purpose,
             stop,
-            deadline: Instant::now() + budget + DEADLINE_GRACE,
+            deadline: Instant::now() + budget + DEADLINE_GRACE.min(budget / 2),
             reported: None,
         });
         None
