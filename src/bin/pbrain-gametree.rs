@@ -7,7 +7,7 @@ use clap::Parser;
 
 /// Plays Gomoku as a Gomocup brain: the protocol on stdin and stdout.
 #[derive(Debug, Parser)]
-#[command(name = "pbrain-gametree", version, about)]
+#[command(name = "pbrain-gametree", version)]
 struct BrainCommandLine {
     /// Read settings from this file instead of the built-in defaults (see config.toml).
     #[arg(long, value_name = "PATH")]
