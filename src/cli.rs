@@ -54,6 +54,8 @@ pub enum Command {
     Tournament(crate::tournament::command::TournamentArgs),
     /// Chooses an evaluator's weights by tournament (e.g. `gametree tune kalah`).
     Tune(crate::tournament::command::TuneArgs),
+    /// Plays Gomoku as a Gomocup brain: the protocol on stdin and stdout (see docs/brain.md).
+    Brain(crate::brain::BrainArgs),
 }
 
 /// `gametree bench`.
@@ -820,5 +822,6 @@ fn run_command(cli: Cli) -> Result<()> {
         Some(Command::Bench(args)) => bench_command(&args),
         Some(Command::Tournament(args)) => crate::tournament::command::tournament(&config, &args),
         Some(Command::Tune(args)) => crate::tournament::command::tune(&config, &args),
+        Some(Command::Brain(args)) => crate::brain::run(&config, &args),
     }
 }

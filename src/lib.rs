@@ -11,9 +11,11 @@
 //! - [`flags`]: command-line flags shared by the commands and tournaments;
 //! - [`cli`]: the commands (thin: parse, then call the library);
 //! - [`tui`]: the full-screen terminal program (setup, board, log, engine panes);
+//! - [`brain`]: the Gomocup brain protocol on stdin/stdout (`gametree brain`);
 //! - [`error`]: the library's error types.
 
 pub mod bench;
+pub mod brain;
 pub mod cli;
 pub mod config;
 pub mod engine;

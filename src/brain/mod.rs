@@ -1,0 +1,921 @@
+//! `gametree brain` and `pbrain-gametree`: the Gomocup brain protocol on stdin/stdout, a
+//! third front end (beside the command line and the TUI) over the same [`EnginePlayer`].
+//! [`protocol`] reads and writes the lines; this module keeps the match (board, clock,
+//! rule) and thinks on a worker thread so that `END`, `INFO` and the end of the input are
+//! heard while it does. The engine learns nothing about the protocol.
+//!
+//! Coordinates: protocol `X,Y` is column `X` and row `Y` from 0 at the top-left; gametree
+//! names points from the bottom-left (`h8`), so on an N x N board `X,Y` is the column letter
+//! `a + X` and the row number `N - Y` (on 15x15, `7,7` is `h8` and `0,0` is `a15`).
+
+pub mod protocol;
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::cli::EngineFlags;
+use crate::config::Config;
+use crate::engine::limits::StopFlag;
+use crate::engine::result::SearchResult;
+use crate::engine::score;
+use crate::engine::{Game, Player};
+use crate::games::gomoku::{Cell, Gomoku, GomokuOptions, Rule};
+use crate::player::EnginePlayer;
+use protocol::{Command, CommandReader, Coord, Field, Info, Response};
+
+/// The brain's name, version and author as `ABOUT` gives them.
+pub const ABOUT: [(&str, &str); 4] = [
+    ("name", "gametree"),
+    ("version", env!("CARGO_PKG_VERSION")),
+    ("author", "the gametree authors"),
+    ("country", "unknown"),
+];
+
+/// Stones in a row that win: the protocol's games are all five in a row.
+const CONNECT: usize = 5;
+/// The board sides the Gomoku rules here support.
+const SIZES: std::ops::RangeInclusive<u32> = 5..=19;
+/// Time per move when the manager never says (`INFO timeout_turn`).
+const DEFAULT_TURN: Duration = Duration::from_secs(5);
+/// Time per move for `timeout_turn 0` ("as fast as possible"): a shallow search.
+const FASTEST_TURN: Duration = Duration::from_millis(20);
+/// Kept back from every turn limit for starting the search, answering and a loaded
+/// machine's scheduling delays; a quarter of the turn when that is more.
+const TURN_MARGIN: Duration = Duration::from_millis(150);
+/// Kept back from the match's remaining time.
+const MATCH_MARGIN: Duration = Duration::from_millis(500);
+/// The remaining match time is spread over about this many more moves.
+const MOVES_TO_PLAN_FOR: u32 = 20;
+/// `time_left` when the match has no time limit.
+const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
+/// The least time a search is given (half the turn when that is less): enough for a
+/// shallow answer.
+const MIN_TURN: Duration = Duration::from_millis(5);
+/// Past its own limit, a search is told to stop after this much more, or half its time when
+/// that is less (the engine stops itself first; this covers a busy machine).
+const DEADLINE_GRACE: Duration = Duration::from_millis(30);
+
+/// `gametree brain`: engine settings as flags; the protocol sets board, rule and time.
+#[derive(Debug, Args)]
+pub struct BrainArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub engine: EngineFlags,
+}
+
+/// Runs the protocol on stdin and stdout until `END` or the end of the input, with the
+/// engine settings of `players.second` in `config` (the engine side by default) and
+/// `args` applied; `gomoku.candidates` comes from the config too.
+pub fn run(config: &Config, args: &BrainArgs) -> Result<()> {
+    let options = config.game_options::<Gomoku>()?;
+    args.engine.validate::<Gomoku>(&options)?;
+    let mut side = config.players.side(Player::Second).clone();
+    args.engine.apply(&mut side.engine)?;
+    let engine = EnginePlayer::<Gomoku>::new(&side, &options, "command line", "players.second")?;
+    let input = std::io::BufReader::new(std::io::stdin());
+    serve(engine, &options, input, std::io::stdout())?;
+    Ok(())
+}
+
+/// Runs the protocol over `input` and `output` (stdin/stdout, or memory in tests) with
+/// `engine`, until `END` or the end of the input. Input is read on a thread of its own, so
+/// `END` stops a search at once, unanswered. The end of the input stops it too, answered
+/// with the move found so far, unless lines arrived after the search started (a script
+/// piped in): those are answered in order first, each search taking its time. The reading thread is left behind blocked on its read when
+/// `END` comes first (the process is about to exit).
+pub fn serve<R, W>(
+    engine: EnginePlayer<Gomoku>,
+    options: &GomokuOptions,
+    input: R,
+    output: W,
+) -> std::io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let (tx, rx) = mpsc::channel();
+    let reader_tx = tx.clone();
+    std::thread::spawn(move || read_lines(input, &reader_tx));
+    let mut brain = Brain::new(engine, options, output, tx);
+    brain.serve(&rx)
+}
+
+/// Sends every line of `input` (invalid UTF-8 replaced), then the end.
+fn read_lines<R: BufRead>(mut input: R, tx: &Sender<Event>) {
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buffer).into_owned();
+                if tx.send(Event::Line(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = tx.send(Event::End);
+}
+
+/// What the brain's loop waits for.
+enum Event {
+    /// A line of input.
+    Line(String),
+    /// The input ended (or could no longer be read).
+    End,
+    /// The search's progress: the best line so far.
+    Progress(SearchResult<Cell>),
+    /// The search finished: the engine comes back with its answer.
+    Done(Box<EnginePlayer<Gomoku>>, SearchResult<Cell>),
+    /// The search panicked; the engine was lost with it.
+    Failed,
+}
+
+/// Why the brain is thinking, which decides what it answers.
+#[derive(Clone, Copy, Debug)]
+enum Purpose {
+    /// A move (`BEGIN`, `TURN`, `BOARD`).
+    Move,
+    /// The swap2 choice after 3 or 5 opening stones: `SWAP`, or a move as White.
+    SwapChoice,
+}
+
+/// A search under way.
+struct Thinking {
+    purpose: Purpose,
+    stop: StopFlag,
+    deadline: Instant,
+    reported: Option<(u32, Option<Cell>)>,
+}
+
+/// The match as the protocol's manager set it up, and the engine.
+struct Brain<W: Write> {
+    output: W,
+    events: Sender<Event>,
+    /// `None` while lent to the search thread.
+    engine: Option<EnginePlayer<Gomoku>>,
+    /// A fresh copy, should a search thread panic and lose the engine.
+    spare: EnginePlayer<Gomoku>,
+    /// The table size the settings asked for, before `max_memory` caps it.
+    configured_tt_mb: usize,
+    /// The table size for the next search: `max_memory` applies even while the engine is
+    /// lent to a search.
+    tt_mb: usize,
+    options: GomokuOptions,
+    /// `None` before `START`.
+    game: Option<Gomoku>,
+    /// The moves that built `game`, in order, for `TAKEBACK` and a changed rule.
+    moves: Vec<Cell>,
+    clock: Clock,
+    reader: CommandReader,
+    thinking: Option<Thinking>,
+    /// Lines that came while thinking, answered once the move is out.
+    queued: VecDeque<String>,
+}
+
+/// What the manager said about time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// `timeout_turn`, once given.
+    pub turn: Option<Duration>,
+    /// `time_left`, once given: the match's remaining time in ms (negative when over).
+    pub time_left: Option<i64>,
+    /// `timeout_match` in ms; 0 = no limit.
+    pub match_limit: u64,
+}
+
+impl Clock {
+    /// The time to give the next search: a share of the turn limit kept back from it by
+    /// a margin, and no more than a share of the match time left.
+    pub fn budget(&self) -> Duration {
+        let turn = self.turn.unwrap_or(DEFAULT_TURN);
+        if turn.is_zero() {
+            return FASTEST_TURN;
+        }
+        let margin = TURN_MARGIN.max(turn / 4);
+        let mut budget = turn.saturating_sub(margin).max(turn / 2);
+        let match_limited = self.match_limit > 0
+            || self
+                .time_left
+                .is_some_and(|left| left < UNLIMITED_TIME_LEFT);
+        if let Some(left) = self.time_left.filter(|_| match_limited) {
+            let left = Duration::from_millis(left.max(0) as u64);
+            budget = budget.min(left.saturating_sub(MATCH_MARGIN) / MOVES_TO_PLAN_FOR);
+        }
+        budget.max(MIN_TURN.min(turn / 2))
+    }
+}
+
+/// The protocol point of `cell`.
+pub fn coord_of(game: &Gomoku, cell: Cell) -> Coord {
+    let (row, col) = game.row_col(cell);
+    Coord {
+        x: col as u32,
+        y: (game.size() - 1 - row) as u32,
+    }
+}
+
+/// The cell at protocol point `at`, if it is on the board.
+pub fn cell_of(game: &Gomoku, at: Coord) -> Option<Cell> {
+    let n = game.size();
+    let (x, y) = (at.x as usize, at.y as usize);
+    (x < n && y < n).then(|| game.cell(n - 1 - y, x)).flatten()
+}
+
+/// A line of the `TURN`/`BOARD` answer that is not a move: refused, with the reason.
+type Refusal = String;
+
+impl<W: Write> Brain<W> {
+    fn new(
+        engine: EnginePlayer<Gomoku>,
+        options: &GomokuOptions,
+        output: W,
+        events: Sender<Event>,
+    ) -> Self {
+        let options = GomokuOptions {
+            connect: CONNECT,
+            rule: Rule::Freestyle,
+            ..options.clone()
+        };
+        Self {
+            output,
+            events,
+            configured_tt_mb: engine.settings.tt_mb,
+            tt_mb: engine.settings.tt_mb,
+            spare: engine.clone(),
+            engine: Some(engine),
+            options,
+            game: None,
+            moves: Vec::new(),
+            clock: Clock::default(),
+            reader: CommandReader::new(),
+            thinking: None,
+            queued: VecDeque::new(),
+        }
+    }
+
+    fn send(&mut self, response: &Response) -> std::io::Result<()> {
+        writeln!(self.output, "{response}")?;
+        self.output.flush()
+    }
+
+    /// The loop: lines are answered in order; while thinking only `END` (and the end of
+    /// the input) and `INFO` act at once, the rest waits for the move.
+    fn serve(&mut self, events: &Receiver<Event>) -> std::io::Result<()> {
+        let mut input_ended = false;
+        loop {
+            while self.thinking.is_none() {
+                let Some(line) = self.queued.pop_front() else {
+                    break;
+                };
+                if self.handle_line(&line)? == Flow::Exit {
+                    return Ok(());
+                }
+            }
+            if input_ended && self.thinking.is_none() {
+                return Ok(());
+            }
+            let event = match &self.thinking {
+                Some(thinking) => {
+                    let wait = thinking.deadline.saturating_duration_since(Instant::now());
+                    match events.recv_timeout(wait) {
+                        Ok(event) => event,
+                        Err(RecvTimeoutError::Timeout) => {
+                            thinking.stop.raise();
+                            // Wait on: the search answers once it sees the flag.
+                            if let Some(thinking) = &mut self.thinking {
+                                thinking.deadline = Instant::now() + Duration::from_secs(3600);
+                            }
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                    }
+                }
+                None => match events.recv() {
+                    Ok(event) => event,
+                    Err(_) => return Ok(()),
+                },
+            };
+            match event {
+                Event::Line(line) => {
+                    if self.thinking.is_none() {
+                        if self.handle_line(&line)? == Flow::Exit {
+                            return Ok(());
+                        }
+                    } else if self.handle_line_while_thinking(line)? == Flow::Exit {
+                        return Ok(());
+                    }
+                }
+                Event::End if self.queued.is_empty() => {
+                    // Nothing more will come: the move found so far, at once, is the last
+                    // answer (unheard if the manager is gone, so a failed write is fine).
+                    if let Some((purpose, result)) = self.stop_thinking(events) {
+                        let _ = self.answer(purpose, &result);
+                    }
+                    return Ok(());
+                }
+                Event::End => {
+                    // A script piped in: its commands are all here. Answer them in order,
+                    // each search within its time, then stop.
+                    input_ended = true;
+                }
+                Event::Progress(result) => self.report_progress(&result)?,
+                Event::Done(engine, result) => {
+                    self.engine = Some(*engine);
+                    if let Some(thinking) = self.thinking.take() {
+                        self.answer(thinking.purpose, &result)?;
+                    }
+                }
+                Event::Failed => {
+                    self.engine = Some(self.spare.clone());
+                    self.thinking = None;
+                    self.send(&Response::Error("the search failed".to_string()))?;
+                }
+            }
+        }
+    }
+
+    /// Raises the stop flag and waits for the search thread to hand the engine back with
+    /// its answer, so nothing runs on after the brain returns.
+    fn stop_thinking(&mut self, events: &Receiver<Event>) -> Option<(Purpose, SearchResult<Cell>)> {
+        let thinking = self.thinking.take()?;
+        thinking.stop.raise();
+        while let Ok(event) = events.recv_timeout(Duration::from_secs(5)) {
+            match event {
+                Event::Done(engine, result) => {
+                    self.engine = Some(*engine);
+                    return Some((thinking.purpose, result));
+                }
+                Event::Failed => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn handle_line_while_thinking(&mut self, line: String) -> std::io::Result<Flow> {
+        if !self.reader.in_block() && self.queued.is_empty() {
+            let word = line
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_ascii_uppercase();
+            match word.as_str() {
+                "END" => {
+                    if let Some(thinking) = &self.thinking {
+                        thinking.stop.raise();
+                    }
+                    return Ok(Flow::Exit);
+                }
+                "INFO" => return self.handle_line(&line),
+                _ => {}
+            }
+        }
+        self.queued.push_back(line);
+        Ok(Flow::Continue)
+    }
+
+    fn handle_line(&mut self, line: &str) -> std::io::Result<Flow> {
+        match self.reader.feed(line) {
+            None => Ok(Flow::Continue),
+            Some(Err(e)) => {
+                self.send(&e.response())?;
+                Ok(Flow::Continue)
+            }
+            Some(Ok(command)) => self.handle(command),
+        }
+    }
+
+    fn handle(&mut self, command: Command) -> std::io::Result<Flow> {
+        let response = match command {
+            Command::End => return Ok(Flow::Exit),
+            Command::About => Some(Response::About(
+                ABOUT
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                    .collect(),
+            )),
+            Command::Start(size) => Some(self.start(size)),
+            Command::RectStart { width, height } => Some(if width == height {
+                self.start(width)
+            } else {
+                Response::Error(format!(
+                    "rectangular boards ({width}x{height}) are not supported: this brain \
+                     plays square boards {}..={}",
+                    SIZES.start(),
+                    SIZES.end()
+                ))
+            }),
+            Command::Restart => Some(match &self.game {
+                Some(_) => {
+                    self.moves.clear();
+                    self.rebuild();
+                    Response::Ok
+                }
+                None => not_started(),
+            }),
+            Command::Info(info) => self.info(&info),
+            Command::Begin => self.begin(),
+            Command::Turn(at) => self.turn(at),
+            Command::Board(stones) => self.board(&stones),
+            Command::Takeback(at) => Some(self.takeback(at)),
+            Command::Play(at) => Some(self.play_own(at)),
+            Command::Swap2Board(stones) => self.swap2(&stones),
+        };
+        if let Some(response) = response {
+            self.send(&response)?;
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn start(&mut self, size: u32) -> Response {
+        if !SIZES.contains(&size) {
+            return Response::Error(format!(
+                "board size {size} is not supported: this brain plays square boards {}..={}",
+                SIZES.start(),
+                SIZES.end()
+            ));
+        }
+        self.options.size = size as usize;
+        self.moves.clear();
+        self.rebuild();
+        if let Some(engine) = &mut self.engine {
+            engine.clear_table();
+        }
+        self.prepare_table();
+        Response::Ok
+    }
+
+    /// Makes the engine's table now, outside any move's time: making and touching a large
+    /// table takes tens of milliseconds on a busy machine, too much of a short turn.
+    fn prepare_table(&mut self) {
+        if let (Some(engine), Some(game)) = (&mut self.engine, &self.game) {
+            engine.settings.tt_mb = self.tt_mb;
+            let stop = StopFlag::new();
+            stop.raise();
+            engine.think(game, &stop, &mut |_| {});
+        }
+    }
+
+    /// The game rebuilt from `moves` under the current options; false (and the moves cut
+    /// back to the longest prefix the rules allow) when a move is refused.
+    fn rebuild(&mut self) -> bool {
+        let mut game = Gomoku::new(self.options.size, CONNECT, self.options.rule);
+        let mut played = 0;
+        for &mv in &self.moves {
+            if game.try_play(mv).is_err() {
+                break;
+            }
+            played += 1;
+        }
+        let complete = played == self.moves.len();
+        self.moves.truncate(played);
+        self.game = Some(game);
+        complete
+    }
+
+    fn info(&mut self, info: &Info) -> Option<Response> {
+        match *info {
+            Info::TimeoutTurn(ms) => self.clock.turn = Some(Duration::from_millis(ms)),
+            Info::TimeoutMatch(ms) => self.clock.match_limit = ms,
+            Info::TimeLeft(ms) => self.clock.time_left = Some(ms),
+            Info::MaxMemory(bytes) => {
+                // Half the allowance for the table leaves room for the rest of the process.
+                let allowed = (bytes / 2 / (1 << 20)).max(1) as usize;
+                self.tt_mb = if bytes == 0 {
+                    self.configured_tt_mb
+                } else {
+                    self.configured_tt_mb.min(allowed)
+                };
+                self.prepare_table();
+            }
+            Info::Rule(bits) => return self.set_rule(bits),
+            Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) | Info::Other { .. } => {}
+        }
+        None
+    }
+
+    fn set_rule(&mut self, bits: u32) -> Option<Response> {
+        const SUPPORTED: &str =
+            "this brain plays freestyle (rule 0: five or more wins) and exactly five (rule 1)";
+        let refused = |what: &str| Some(Response::Error(format!("{what}: {SUPPORTED}")));
+        if bits & 4 != 0 {
+            return refused("renju (rule 4) is not supported");
+        }
+        if bits & 2 != 0 {
+            return refused("the continuous game (rule 2) is not supported");
+        }
+        if bits & !1 != 0 {
+            return refused(&format!("rule {bits} is not supported"));
+        }
+        let rule = if bits & 1 == 1 {
+            Rule::Standard
+        } else {
+            Rule::Freestyle
+        };
+        if rule != self.options.rule {
+            self.options.rule = rule;
+            if self.game.is_some() && !self.rebuild() {
+                return Some(Response::Error(
+                    "the position does not fit the new rule; it was cut back to the last \
+                     position that does"
+                        .to_string(),
+                ));
+            }
+        }
+        None
+    }
+
+    fn begin(&mut self) -> Option<Response> {
+        let Some(game) = &self.game else {
+            return Some(not_started());
+        };
+        if game.stones_played() > 0 {
+            return Some(Response::Error(
+                "BEGIN needs an empty board (RESTART first)".to_string(),
+            ));
+        }
+        self.think(Purpose::Move)
+    }
+
+    fn turn(&mut self, at: Coord) -> Option<Response> {
+        if let Err(refusal) = self.play_at(at) {
+            return Some(Response::Error(format!("TURN {at}: {refusal}")));
+        }
+        self.think(Purpose::Move)
+    }
+
+    /// Plays a stone for the side to move at `at`.
+    fn play_at(&mut self, at: Coord) -> Result<Cell, Refusal> {
+        let Some(game) = &mut self.game else {
+            return Err("no match: START comes first".to_string());
+        };
+        if let Some(over) = game_over(game) {
+            return Err(over);
+        }
+        let cell = cell_of(game, at).ok_or_else(|| {
+            format!(
+                "off the board (X and Y are 0..{} on this board)",
+                game.size() - 1
+            )
+        })?;
+        game.try_play(cell).map_err(|e| e.to_string())?;
+        self.moves.push(cell);
+        Ok(cell)
+    }
+
+    fn play_own(&mut self, at: Coord) -> Response {
+        match self.play_at(at) {
+            Ok(_) => Response::Move(at),
+            Err(refusal) => Response::Error(format!("PLAY {at}: {refusal}")),
+        }
+    }
+
+    fn takeback(&mut self, at: Coord) -> Response {
+        let Some(game) = &self.game else {
+            return not_started();
+        };
+        let Some(cell) = cell_of(game, at) else {
+            return Response::Error(format!("TAKEBACK {at}: off the board"));
+        };
+        match self.moves.last() {
+            Some(&last) if last == cell => {
+                self.moves.pop();
+                self.rebuild();
+                Response::Ok
+            }
+            Some(&last) => Response::Error(format!(
+                "TAKEBACK {at}: only the last stone can be taken back, and that is {}",
+                coord_of(game, last)
+            )),
+            None => Response::Error(format!("TAKEBACK {at}: the board is empty")),
+        }
+    }
+
+    /// Sets up a `BOARD` position: own and opposing stones alternate in the order given,
+    /// whoever has more stones having started (the brain when both have as many), so the
+    /// brain is to move.
+    fn board(&mut self, stones: &[(Coord, Field)]) -> Option<Response> {
+        let Some(game) = &self.game else {
+            return Some(not_started());
+        };
+        let mut own = Vec::new();
+        let mut theirs = Vec::new();
+        for &(at, field) in stones {
+            let Some(cell) = cell_of(game, at) else {
+                return Some(Response::Error(format!("BOARD: {at} is off the board")));
+            };
+            match field {
+                Field::Own => own.push(cell),
+                Field::Opponent => theirs.push(cell),
+                Field::Continuous => {
+                    return Some(Response::Error(format!(
+                        "BOARD: {at},3 is a continuous-game stone, and the continuous game \
+                         is not supported (rule 0 and 1 only)"
+                    )));
+                }
+            }
+        }
+        let (first, second) = if own.len() == theirs.len() {
+            (own, theirs)
+        } else if theirs.len() == own.len() + 1 {
+            (theirs, own)
+        } else {
+            return Some(Response::Error(format!(
+                "BOARD: {} own and {} opposing stones cannot be a position with this brain \
+                 to move (players alternate: as many, or one more opposing stone)",
+                own.len(),
+                theirs.len()
+            )));
+        };
+        let mut order = Vec::with_capacity(first.len() + second.len());
+        for (i, &cell) in first.iter().enumerate() {
+            order.push(cell);
+            if let Some(&reply) = second.get(i) {
+                order.push(reply);
+            }
+        }
+        if let Err(refusal) = self.set_position(order) {
+            return Some(Response::Error(format!("BOARD: {refusal}")));
+        }
+        self.think(Purpose::Move)
+    }
+
+    /// Replaces the match's moves with `order`, refusing (and keeping the old position)
+    /// when the rules refuse one of them.
+    fn set_position(&mut self, order: Vec<Cell>) -> Result<(), Refusal> {
+        let mut game = Gomoku::new(self.options.size, CONNECT, self.options.rule);
+        for &cell in &order {
+            if let Some(over) = game_over(&game) {
+                return Err(over);
+            }
+            if let Err(e) = game.try_play(cell) {
+                return Err(e.to_string());
+            }
+        }
+        if let Some(over) = game_over(&game) {
+            return Err(over);
+        }
+        self.game = Some(game);
+        self.moves = order;
+        Ok(())
+    }
+
+    /// `SWAP2BOARD`: with no stones, places a fixed three-stone opening; with 3 or 5
+    /// (black, white, black, ...: White to move) searches as White and answers `SWAP`
+    /// (taking Black) when White stands worse, else White's move.
+    fn swap2(&mut self, stones: &[Coord]) -> Option<Response> {
+        let Some(game) = &self.game else {
+            return Some(not_started());
+        };
+        let mut cells = Vec::with_capacity(stones.len());
+        for &at in stones {
+            let Some(cell) = cell_of(game, at) else {
+                return Some(Response::Error(format!(
+                    "SWAP2BOARD: {at} is off the board"
+                )));
+            };
+            cells.push(cell);
+        }
+        match cells.len() {
+            0 => {
+                let opening = swap2_opening(self.options.size);
+                let order: Vec<Cell> = opening.iter().filter_map(|&at| cell_of(game, at)).collect();
+                if let Err(refusal) = self.set_position(order) {
+                    return Some(Response::Error(format!("SWAP2BOARD: {refusal}")));
+                }
+                Some(Response::Stones(opening.to_vec()))
+            }
+            3 | 5 => {
+                if let Err(refusal) = self.set_position(cells) {
+                    return Some(Response::Error(format!("SWAP2BOARD: {refusal}")));
+                }
+                self.think(Purpose::SwapChoice)
+            }
+            n => Some(Response::Error(format!(
+                "SWAP2BOARD with {n} stones: expected 0, 3 or 5"
+            ))),
+        }
+    }
+
+    /// Starts a search of the current position for the side to move.
+    fn think(&mut self, purpose: Purpose) -> Option<Response> {
+        let Some(game) = self.game.clone() else {
+            return Some(not_started());
+        };
+        if let Some(over) = game_over(&game) {
+            return Some(Response::Error(over));
+        }
+        let Some(mut engine) = self.engine.take() else {
+            return Some(Response::Error("already thinking".to_string()));
+        };
+        let budget = self.clock.budget();
+        engine.settings.limits.time = Some(budget);
+        engine.settings.tt_mb = self.tt_mb;
+        let stop = StopFlag::new();
+        let thread_stop = stop.clone();
+        let events = self.events.clone();
+        let spawned = std::thread::Builder::new()
+            .name("brain-search".to_string())
+            .spawn(move || {
+                let progress_events = events.clone();
+                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let result = engine.think(&game, &thread_stop, &mut |progress| {
+                        let _ = progress_events.send(Event::Progress(progress.clone()));
+                    });
+                    (engine, result)
+                }));
+                let _ = events.send(match searched {
+                    Ok((engine, result)) => Event::Done(Box::new(engine), result),
+                    Err(_) => Event::Failed,
+                });
+            });
+        if spawned.is_err() {
+            self.engine = Some(self.spare.clone());
+            return Some(Response::Error(
+                "could not start a search thread".to_string(),
+            ));
+        }
+        self.thinking = Some(Thinking {
+            purpose,
+            stop,
+            deadline: Instant::now() + budget + DEADLINE_GRACE.min(budget / 2),
+            reported: None,
+        });
+        None
+    }
+
+    /// A `MESSAGE` with depth, value, nodes, speed, time and principal variation, once
+    /// per new depth or new best move, laid out as strong brains (Rapfi) do and clients
+    /// (pygomo) read: `depth 9-9 ev +35 n 120034 n/ms 412 tm 291 pv 7,7 8,6 ...`, the value
+    /// from the brain's side in evaluation units or `+M5`/`-M5` for a win or loss in 5
+    /// moves, the line in protocol coordinates.
+    fn report_progress(&mut self, result: &SearchResult<Cell>) -> std::io::Result<()> {
+        let (Some(thinking), Some(game)) = (&mut self.thinking, &self.game) else {
+            return Ok(());
+        };
+        let key = (result.stats.depth, result.best);
+        if thinking.reported == Some(key) || result.best.is_none() {
+            return Ok(());
+        }
+        thinking.reported = Some(key);
+        let text = progress_message(game, result);
+        self.send(&Response::Message(text))
+    }
+
+    fn answer(&mut self, purpose: Purpose, result: &SearchResult<Cell>) -> std::io::Result<()> {
+        let Some(best) = result.best else {
+            return self.send(&Response::Error("no move: the game is over".to_string()));
+        };
+        if let Purpose::SwapChoice = purpose
+            && result.value < 0
+        {
+            return self.send(&Response::Swap);
+        }
+        let Some(game) = &mut self.game else {
+            return self.send(&not_started());
+        };
+        let at = coord_of(game, best);
+        if let Err(e) = game.try_play(best) {
+            return self.send(&Response::Error(format!("the engine's move {at}: {e}")));
+        }
+        self.moves.push(best);
+        self.send(&Response::Move(at))
+    }
+}
+
+/// The text of a progress `MESSAGE` (see [`Brain::report_progress`]).
+fn progress_message(game: &Gomoku, result: &SearchResult<Cell>) -> String {
+    let value = if score::is_decisive(result.value) {
+        let plies = score::WIN - result.value.abs();
+        format!("{}M{plies}", if result.value > 0 { '+' } else { '-' })
+    } else {
+        format!("{:+}", result.value)
+    };
+    let millis = result.stats.elapsed.as_millis();
+    let pv: Vec<String> = result
+        .pv
+        .iter()
+        .map(|&cell| coord_of(game, cell).to_string())
+        .collect();
+    format!(
+        "depth {depth}-{depth} ev {value} n {nodes} n/ms {speed} tm {millis} pv {pv}",
+        depth = result.stats.depth,
+        nodes = result.stats.nodes,
+        speed = (result.stats.nodes_per_second() / 1000.0).round() as u64,
+        pv = pv.join(" ")
+    )
+}
+
+/// Whether the loop goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Exit,
+}
+
+fn not_started() -> Response {
+    Response::Error("no match: START comes first".to_string())
+}
+
+/// Why no more moves can be played, if the game is over.
+fn game_over(game: &Gomoku) -> Option<String> {
+    if let Some(winner) = game.winner() {
+        Some(format!(
+            "the game is over: {} has five in a row",
+            <Gomoku as crate::games::Playable>::side_name(winner)
+        ))
+    } else if game.outcome().is_some() {
+        Some("the game is over: the board is full".to_string())
+    } else {
+        None
+    }
+}
+
+/// The three stones (black, white, black) placed when the brain opens a swap2 game: a
+/// compact shape around the centre that neither side is known to win outright.
+fn swap2_opening(size: usize) -> [Coord; 3] {
+    let c = (size / 2) as u32;
+    [
+        Coord { x: c, y: c },
+        Coord { x: c + 1, y: c - 1 },
+        Coord { x: c - 1, y: c - 2 },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_keeps_a_margin_from_every_limit() {
+        let clock = |turn: Option<u64>, left: Option<i64>, limit: u64| Clock {
+            turn: turn.map(Duration::from_millis),
+            time_left: left,
+            match_limit: limit,
+        };
+        assert_eq!(clock(None, None, 0).budget(), Duration::from_millis(3750));
+        assert_eq!(
+            clock(Some(1000), None, 0).budget(),
+            Duration::from_millis(750)
+        );
+        assert_eq!(
+            clock(Some(300), None, 0).budget(),
+            Duration::from_millis(150)
+        );
+        assert_eq!(clock(Some(0), None, 0).budget(), FASTEST_TURN);
+        // Unlimited match time is sent as 2^31 - 1 and does not count.
+        assert_eq!(
+            clock(Some(1000), Some(UNLIMITED_TIME_LEFT), 0).budget(),
+            Duration::from_millis(750)
+        );
+        // 10.5 s left of a limited match: (10500 - 500) / 20 = 500 ms.
+        assert_eq!(
+            clock(Some(1000), Some(10_500), 180_000).budget(),
+            Duration::from_millis(500)
+        );
+        assert_eq!(clock(Some(1000), Some(-50), 180_000).budget(), MIN_TURN);
+        for turn in [1, 10, 50, 100, 200, 1000, 5000, 30_000] {
+            let budget = clock(Some(turn), None, 0).budget();
+            assert!(budget < Duration::from_millis(turn), "{turn}: {budget:?}");
+        }
+    }
+
+    #[test]
+    fn max_memory_caps_the_table_at_half_the_allowance() {
+        let config = Config::builtin().unwrap();
+        let options = config.game_options::<Gomoku>().unwrap();
+        let side = config.players.side(Player::Second).clone();
+        let engine = EnginePlayer::new(&side, &options, "test", "players.second").unwrap();
+        let configured = engine.settings.tt_mb;
+        let (tx, _rx) = mpsc::channel();
+        let mut brain = Brain::new(engine, &options, Vec::new(), tx);
+        assert_eq!(brain.info(&Info::MaxMemory(40 << 20)), None);
+        assert_eq!(brain.tt_mb, 20.min(configured));
+        brain.info(&Info::MaxMemory(1000));
+        assert_eq!(brain.tt_mb, 1);
+        brain.info(&Info::MaxMemory(0));
+        assert_eq!(brain.tt_mb, configured);
+    }
+
+    #[test]
+    fn protocol_points_map_to_notation_from_the_bottom_left() {
+        let game = Gomoku::new(15, 5, Rule::Freestyle);
+        let h8 = cell_of(&game, Coord { x: 7, y: 7 }).unwrap();
+        assert_eq!(game.format_move(h8), "h8");
+        let a15 = cell_of(&game, Coord { x: 0, y: 0 }).unwrap();
+        assert_eq!(game.format_move(a15), "a15");
+        let o1 = cell_of(&game, Coord { x: 14, y: 14 }).unwrap();
+        assert_eq!(game.format_move(o1), "o1");
+        assert_eq!(cell_of(&game, Coord { x: 15, y: 0 }), None);
+        for cell in 0..225 {
+            assert_eq!(cell_of(&game, coord_of(&game, cell)), Some(cell));
+        }
+    }
+}

@@ -1,0 +1,451 @@
+//! The Gomocup brain: transcripts (lines in, lines out) through `brain::serve` in memory,
+//! and whole games through the built `gametree brain` and `pbrain-gametree` processes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::fmt::Write as _;
+
+use std::io::{BufRead, BufReader, Cursor, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use gametree::brain::protocol::{Coord, Response};
+use gametree::brain::{cell_of, serve};
+use gametree::config::Config;
+use gametree::engine::limits::Limits;
+use gametree::engine::{Game, Player};
+use gametree::games::gomoku::{Gomoku, GomokuOptions, Rule};
+use gametree::player::EnginePlayer;
+
+/// Long enough for any answer here; only a brain that hangs reaches it.
+const DEADLOCK_GUARD: Duration = Duration::from_secs(60);
+
+/// An engine searching to `depth` (or by time alone with `None`) on one thread, without
+/// random ties: the same input gives the same answers.
+fn engine(depth: Option<u32>) -> (EnginePlayer<Gomoku>, GomokuOptions) {
+    let config = Config::builtin().unwrap();
+    let options = config.game_options::<Gomoku>().unwrap();
+    let mut side = config.players.side(Player::Second).clone();
+    side.engine.limits = Limits {
+        depth,
+        time: Some(Duration::from_secs(1)),
+    };
+    side.engine.threads = 1;
+    side.engine.tt_mb = 4;
+    side.engine.random_ties = false;
+    side.engine.seed = Some(7);
+    let player = EnginePlayer::new(&side, &options, "test", "players.second").unwrap();
+    (player, options)
+}
+
+/// Every line the brain writes for `input` (run in a thread, with a deadlock guard). An
+/// empty line follows the input, as a script piped in would have: the brain then answers
+/// every command with a complete search before it stops at the end of the input.
+fn run_with(depth: Option<u32>, input: &str) -> Vec<String> {
+    serve_lines(depth, &format!("{input}\n"))
+}
+
+/// Every line the brain writes for exactly `input`.
+fn serve_lines(depth: Option<u32>, input: &str) -> Vec<String> {
+    let (player, options) = engine(depth);
+    let input = Cursor::new(input.as_bytes().to_vec());
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut output = Vec::new();
+        let served = serve(player, &options, input, &mut output);
+        let _ = tx.send((served.is_ok(), output));
+    });
+    let (ok, output) = rx
+        .recv_timeout(DEADLOCK_GUARD)
+        .expect("the brain did not finish");
+    assert!(ok, "serve failed");
+    String::from_utf8(output)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The brain's answers to `input`, `MESSAGE` lines left out, searching to depth 2.
+fn transcript(input: &str) -> Vec<String> {
+    run_with(Some(2), input)
+        .into_iter()
+        .filter(|line| !line.starts_with("MESSAGE"))
+        .collect()
+}
+
+fn is_error(line: &str, words: &str) -> bool {
+    line.starts_with("ERROR ") && line.contains(words)
+}
+
+#[test]
+fn about_start_and_restart() {
+    let out = transcript(
+        "ABOUT\nSTART 15\nSTART 4\nSTART 20\nSTART\nRECTSTART 12,12\nRECTSTART 20,15\n\
+         RESTART\nEND\nABOUT\n",
+    );
+    assert_eq!(out.len(), 8, "{out:#?}");
+    match Response::parse(&out[0]).unwrap() {
+        Response::About(pairs) => {
+            let keys: Vec<&str> = pairs.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(keys, ["name", "version", "author", "country"]);
+            assert_eq!(pairs[0].1, "gametree");
+            assert_eq!(pairs[1].1, env!("CARGO_PKG_VERSION"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(out[1], "OK");
+    assert!(
+        is_error(&out[2], "board size 4 is not supported"),
+        "{}",
+        out[2]
+    );
+    assert!(is_error(&out[3], "5..=19"), "{}", out[3]);
+    assert!(is_error(&out[4], "START N"), "{}", out[4]);
+    assert_eq!(out[5], "OK");
+    assert!(is_error(&out[6], "rectangular"), "{}", out[6]);
+    // RESTART keeps the 12x12 board: the answer to ABOUT after END never comes.
+    assert_eq!(out[7], "OK");
+}
+
+#[test]
+fn commands_before_start_are_refused() {
+    let out = transcript("BEGIN\nTURN 7,7\nBOARD\n7,7,1\nDONE\nTAKEBACK 1,1\nRESTART\n");
+    assert_eq!(out.len(), 5, "{out:#?}");
+    for line in &out {
+        assert!(is_error(line, "START comes first"), "{line}");
+    }
+}
+
+#[test]
+fn begin_opens_in_the_centre_and_turn_answers_on_an_empty_point() {
+    let out = transcript("START 15\nBEGIN\nTURN 8,8\n");
+    assert_eq!(out[..2], ["OK", "7,7"]);
+    let reply = Coord::parse(&out[2]).unwrap();
+    assert!(reply != Coord { x: 7, y: 7 } && reply != Coord { x: 8, y: 8 });
+    assert!(reply.x < 15 && reply.y < 15);
+    // On 9x9 the centre is 4,4 (e5).
+    assert_eq!(transcript("START 9\nBEGIN\n"), ["OK", "4,4"]);
+}
+
+#[test]
+fn turn_refuses_points_off_the_board_and_taken_ones() {
+    let out = transcript("START 15\nTURN 15,0\nTURN 7,-1\nTURN 3,3\nTURN 3,3\n");
+    assert!(is_error(&out[1], "off the board"), "{}", out[1]);
+    assert!(is_error(&out[2], "TURN X,Y"), "{}", out[2]);
+    let reply = &out[3];
+    assert!(Coord::parse(reply).is_ok(), "{reply}");
+    assert!(is_error(&out[4], "already holds"), "{}", out[4]);
+    assert_eq!(out.len(), 5);
+}
+
+/// Own stones (1) and the opponent's (2) far from each other, as a BOARD block.
+fn board(own: &[(u32, u32)], theirs: &[(u32, u32)]) -> String {
+    let mut text = String::from("BOARD\n");
+    for (stones, field) in [(own, 1), (theirs, 2)] {
+        for (x, y) in stones {
+            writeln!(text, "{x},{y},{field}").unwrap();
+        }
+    }
+    text.push_str("DONE\n");
+    text
+}
+
+const FAR_AWAY: [(u32, u32); 5] = [(0, 0), (14, 0), (0, 14), (14, 14), (10, 13)];
+
+#[test]
+fn board_completes_its_own_five_and_blocks_the_opponents() {
+    let own = [(3, 7), (4, 7), (5, 7), (6, 7)];
+    let out = transcript(&format!("START 15\n{}", board(&own, &FAR_AWAY)));
+    assert!(["2,7", "7,7"].contains(&out[1].as_str()), "{out:?}");
+    // The opponent has four on a column with one end closed: only 9,6 stops five.
+    let theirs = [(9, 2), (9, 3), (9, 4), (9, 5), (0, 0)];
+    let own = [(9, 1), (1, 12), (13, 12), (1, 1)];
+    let out = transcript(&format!("START 15\n{}", board(&own, &theirs)));
+    assert_eq!(out[1], "9,6", "{out:?}");
+}
+
+#[test]
+fn exact_five_is_played_when_the_rule_says_so() {
+    // Own stones on row 7 at 2..=5 and 7: 6,7 makes six, 1,7 makes exactly five.
+    let own = [(2, 7), (3, 7), (4, 7), (5, 7), (7, 7)];
+    let exact = transcript(&format!(
+        "START 15\nINFO rule 1\n{}",
+        board(&own, &FAR_AWAY)
+    ));
+    assert_eq!(exact, ["OK", "1,7"]);
+    let free = transcript(&format!(
+        "START 15\nINFO rule 0\n{}",
+        board(&own, &FAR_AWAY)
+    ));
+    assert!(["1,7", "6,7"].contains(&free[1].as_str()), "{free:?}");
+}
+
+#[test]
+fn board_refuses_what_it_cannot_play() {
+    let out = transcript(
+        "START 15\nBOARD\n1,1,1\n2,2,1\n3,3,2\n1,1,2\nDONE\n\
+         BOARD\n1,1,1\n2,2,1\nDONE\n\
+         BOARD\n1,1,3\nDONE\n\
+         BOARD\n1,1,1\n20,2,2\nDONE\n\
+         BOARD\n1,1,9\nnonsense\nDONE\n",
+    );
+    assert_eq!(out.len(), 6, "{out:#?}");
+    assert!(is_error(&out[1], "already holds"), "{}", out[1]);
+    assert!(is_error(&out[2], "2 own and 0 opposing"), "{}", out[2]);
+    assert!(is_error(&out[3], "continuous"), "{}", out[3]);
+    assert!(is_error(&out[4], "off the board"), "{}", out[4]);
+    assert!(is_error(&out[5], "1,1,9"), "{}", out[5]);
+}
+
+#[test]
+fn a_finished_game_gets_no_move() {
+    let five = [(2, 7), (3, 7), (4, 7), (5, 7), (6, 7)];
+    let theirs = [(0, 0), (14, 0), (0, 14), (14, 14), (10, 13), (10, 11)];
+    let out = transcript(&format!("START 15\n{}", board(&five, &theirs)));
+    assert!(is_error(&out[1], "the game is over"), "{out:?}");
+}
+
+#[test]
+fn takeback_and_play() {
+    let out = transcript(
+        "START 15\nBEGIN\nTAKEBACK 3,3\nTAKEBACK 7,7\nTAKEBACK 7,7\nPLAY 3,3\nPLAY 3,3\n\
+         TAKEBACK 3,3\nPLAY 20,1\n",
+    );
+    assert_eq!(out[1], "7,7");
+    assert!(is_error(&out[2], "only the last stone"), "{}", out[2]);
+    assert_eq!(out[3], "OK");
+    assert!(is_error(&out[4], "the board is empty"), "{}", out[4]);
+    assert_eq!(out[5], "3,3");
+    assert!(is_error(&out[6], "already holds"), "{}", out[6]);
+    assert_eq!(out[7], "OK");
+    assert!(is_error(&out[8], "off the board"), "{}", out[8]);
+}
+
+#[test]
+fn info_is_silent_unless_it_asks_for_what_is_not_supported() {
+    let out = transcript(
+        "START 15\nINFO timeout_turn 1000\nINFO timeout_match 100000\nINFO time_left 5000\n\
+         INFO max_memory 83886080\nINFO game_type 1\nINFO folder /tmp/x\nINFO evaluate 3,4\n\
+         INFO strange thing\nINFO rule 1\nINFO rule 4\nINFO rule 5\nINFO rule 2\nINFO rule 8\n\
+         INFO rule many\nINFO timeout_turn soon\nINFO\n",
+    );
+    assert_eq!(out.len(), 8, "{out:#?}");
+    assert_eq!(out[0], "OK");
+    for line in &out[1..3] {
+        assert!(is_error(line, "renju (rule 4) is not supported"), "{line}");
+        assert!(line.contains("freestyle (rule 0") && line.contains("exactly five (rule 1)"));
+    }
+    assert!(is_error(&out[3], "continuous game"), "{}", out[3]);
+    assert!(is_error(&out[4], "rule 8 is not supported"), "{}", out[4]);
+    assert!(is_error(&out[5], "INFO rule `many`"), "{}", out[5]);
+    assert!(is_error(&out[6], "timeout_turn"), "{}", out[6]);
+    assert!(is_error(&out[7], "INFO without a key"), "{}", out[7]);
+}
+
+#[test]
+fn unknown_and_malformed_lines_never_stop_the_brain() {
+    let long = "X".repeat(100_000);
+    let input = format!(
+        "HELLO\n{long}\nTURN\nTURN 1,2,3\nSTART -5\nRECTSTART 10\nBEGIN now\n\
+         SWAP2BOARD\n1,2\n7\nDONE\n\u{0}\u{1}junk\nstart 15\nABOUT\n"
+    );
+    let out = transcript(&input);
+    assert_eq!(out.len(), 11, "{out:#?}");
+    assert!(out[0].starts_with("UNKNOWN `HELLO`"), "{}", out[0]);
+    assert!(
+        out[1].starts_with("UNKNOWN ") && out[1].len() < 300,
+        "{}",
+        out[1]
+    );
+    for line in &out[2..8] {
+        assert!(line.starts_with("ERROR "), "{line}");
+    }
+    assert!(out[8].starts_with("UNKNOWN "), "{}", out[8]);
+    // Commands are read in any case; the brain is still there.
+    assert_eq!(out[9], "OK");
+    assert!(out[10].starts_with("name=\"gametree\""));
+}
+
+#[test]
+fn swap2_places_an_opening_then_chooses() {
+    let out = transcript("START 15\nSWAP2BOARD\nDONE\n");
+    let Response::Stones(stones) = Response::parse(&out[1]).unwrap() else {
+        panic!("{out:?}")
+    };
+    assert_eq!(stones.len(), 3);
+    assert!(stones[0] != stones[1] && stones[1] != stones[2] && stones[0] != stones[2]);
+    for count in [3, 5] {
+        let opening = ["7,7", "8,8", "6,6", "9,7", "5,9"];
+        let input = format!(
+            "START 15\nSWAP2BOARD\n{}\nDONE\n",
+            opening[..count].join("\n")
+        );
+        let out = transcript(&input);
+        match Response::parse(&out[1]).unwrap() {
+            Response::Swap => {}
+            Response::Move(at) => {
+                assert!(!opening.contains(&at.to_string().as_str()), "{at}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let out = transcript("START 15\nSWAP2BOARD\n7,7\n8,8\nDONE\n");
+    assert!(is_error(&out[1], "expected 0, 3 or 5"), "{out:?}");
+}
+
+#[test]
+fn thinking_says_depth_value_and_line() {
+    let lines = run_with(Some(3), "START 15\nBEGIN\n");
+    let messages: Vec<&String> = lines.iter().filter(|l| l.starts_with("MESSAGE")).collect();
+    assert_eq!(messages.len(), 3, "{lines:#?}");
+    for (depth, message) in (1..=3).zip(&messages) {
+        let words: Vec<&str> = message.split(' ').collect();
+        assert_eq!(
+            words[..4],
+            ["MESSAGE", "depth", &format!("{depth}-{depth}"), "ev"]
+        );
+        assert!(words[4].parse::<i32>().is_ok(), "{message}");
+        assert_eq!(
+            [words[5], words[7], words[9], words[11]],
+            ["n", "n/ms", "tm", "pv"]
+        );
+        // The line starts with the move played, one point per move searched.
+        assert_eq!(words[12], "7,7", "{message}");
+        assert_eq!(words.len() - 12, depth, "{message}");
+    }
+    assert_eq!(lines.last().unwrap(), "7,7");
+}
+
+#[test]
+fn a_forced_win_is_shown_as_mate_in_n() {
+    let own = [(3, 7), (4, 7), (5, 7), (6, 7)];
+    let lines = run_with(Some(3), &format!("START 15\n{}", board(&own, &FAR_AWAY)));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("MESSAGE depth 1-1 ev +M1 ")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn end_and_the_end_of_input_stop_a_long_search() {
+    // Two minutes a move with no depth limit: only END or the input's end stops it within
+    // the deadlock guard. END is not answered; the input's end gets the move so far.
+    let out = serve_lines(None, "START 15\nINFO timeout_turn 120000\nBEGIN\nEND\n");
+    assert_eq!(out.first().map(String::as_str), Some("OK"), "{out:?}");
+    assert!(!out.iter().any(|l| Coord::parse(l).is_ok()), "{out:?}");
+    let out = serve_lines(None, "START 15\nINFO timeout_turn 120000\nBEGIN\n");
+    assert_eq!(out.first().map(String::as_str), Some("OK"), "{out:?}");
+    assert_eq!(out.last().map(String::as_str), Some("7,7"), "{out:?}");
+}
+
+/// A brain process with its answers (MESSAGE lines dropped) on a channel.
+struct BrainProcess {
+    child: Child,
+    stdin: ChildStdin,
+    answers: mpsc::Receiver<String>,
+}
+
+impl BrainProcess {
+    fn spawn(program: &str, args: &[&str]) -> Self {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if !line.starts_with("MESSAGE") && tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            child,
+            stdin,
+            answers,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        // The protocol's managers end lines with CR LF.
+        write!(self.stdin, "{line}\r\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn answer(&self) -> String {
+        self.answers
+            .recv_timeout(DEADLOCK_GUARD)
+            .expect("the brain did not answer")
+    }
+
+    fn finish(mut self) {
+        self.send("END");
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+}
+
+#[test]
+fn two_brain_processes_play_a_whole_game() {
+    let brains = [
+        env!("CARGO_BIN_EXE_gametree"),
+        env!("CARGO_BIN_EXE_pbrain-gametree"),
+    ];
+    let args: [&[&str]; 2] = [&["brain", "--threads", "1"], &["--threads", "1"]];
+    let mut players: Vec<BrainProcess> = brains
+        .iter()
+        .zip(args)
+        .map(|(program, args)| BrainProcess::spawn(program, args))
+        .collect();
+    for brain in &mut players {
+        brain.send("START 15");
+        brain.send("INFO timeout_turn 60");
+        brain.send("INFO rule 0");
+    }
+    for brain in &players {
+        assert_eq!(brain.answer(), "OK");
+    }
+    let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+    players[0].send("BEGIN");
+    let mut mover = 0;
+    while game.outcome().is_none() {
+        let answer = players[mover].answer();
+        let at = Coord::parse(&answer).unwrap_or_else(|e| panic!("{answer}: {e}"));
+        let cell = cell_of(&game, at).unwrap();
+        game.try_play(cell).unwrap();
+        if game.outcome().is_some() {
+            break;
+        }
+        mover = 1 - mover;
+        players[mover].send(&format!("TURN {at}"));
+    }
+    assert!(game.stones_played() >= 9, "{game}");
+    for brain in players {
+        brain.finish();
+    }
+}
+
+#[test]
+fn info_is_heard_while_thinking() {
+    // The search takes 1.5 s by the clock; the INFO right behind BEGIN is answered first.
+    let out = run_with(
+        None,
+        "START 15\nINFO timeout_turn 2000\nBEGIN\nINFO rule 4\nABOUT\n",
+    );
+    let out: Vec<&String> = out.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(out.len(), 4, "{out:#?}");
+    assert!(is_error(out[1], "renju"), "{out:?}");
+    assert_eq!(out[2], "7,7");
+    // Other commands wait for the move, as the protocol is synchronous.
+    assert!(out[3].starts_with("name="), "{out:?}");
+}
