@@ -69,14 +69,25 @@ impl<G: Playable> Recorded<G> {
     /// iterative search's last iteration).
     pub fn settings_text(&self) -> String {
         let mut settings = self.settings.clone();
-        if self.result.stats.depth > 0 {
-            settings.limits.depth = Some(self.result.stats.depth);
+        let depth = match self.tree.nodes.first() {
+            Some(root) if self.tree.unfinished => root.depth,
+            _ => self.result.stats.depth,
+        };
+        if depth > 0 {
+            settings.limits.depth = Some(depth);
         }
         settings_text(&settings)
     }
 
-    /// Why the tree is incomplete, if it is: truncated, stopped, or given up.
+    /// Why the tree is incomplete, if it is: an unfinished iteration, truncated, stopped, or
+    /// given up.
     pub fn notice(&self) -> Option<String> {
+        if self.tree.unfinished {
+            let depth = self.tree.nodes.first().map_or(0, |root| root.depth);
+            return Some(format!(
+                "unfinished depth-{depth} iteration: stopped inside it, values partial"
+            ));
+        }
         if self.gave_up {
             return Some(format!(
                 "gave up after {} nodes (the minimax budget); {} recorded",
@@ -86,8 +97,8 @@ impl<G: Playable> Recorded<G> {
         }
         if self.tree.truncated {
             return Some(format!(
-                "truncated after {} nodes; {} not recorded",
-                group_digits(self.tree.nodes.len() as u64),
+                "recording budget {} nodes: {} more searched, not recorded",
+                group_digits(self.tree.budget as u64),
                 group_digits(self.tree.unrecorded)
             ));
         }

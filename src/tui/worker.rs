@@ -289,8 +289,7 @@ fn run_job<G: Playable>(
         Job::Record { max_nodes } => {
             let mut recorder = TreeRecorder::new(max_nodes);
             let result = engine.think_observed(root, &mut recorder, stop, &mut progress);
-            let mut tree = recorder.finish();
-            tree.mark_pv(&result.pv);
+            let tree = recorder.finish_for(&result);
             sink(Report::Recorded {
                 id,
                 tree: Box::new(tree),
@@ -319,8 +318,7 @@ fn run_job<G: Playable>(
                 };
                 let result = player.think_observed(root, &mut observer, &own_stop, &mut progress);
                 let gave_up = observer.gave_up;
-                let mut tree = observer.recorder.finish();
-                tree.mark_pv(&result.pv);
+                let tree = observer.recorder.finish_for(&result);
                 sink(Report::Compared {
                     id,
                     index,
@@ -373,7 +371,7 @@ struct Budgeted<'a, M> {
     gave_up: bool,
 }
 
-impl<M: Copy> SearchObserver<M> for Budgeted<'_, M> {
+impl<M: Copy + PartialEq> SearchObserver<M> for Budgeted<'_, M> {
     fn enter(&mut self, mv: Option<M>, depth: u32, to_move: Player, alpha: i32, beta: i32) {
         self.nodes += 1;
         if !self.gave_up && self.budget.is_some_and(|b| self.nodes > b) {

@@ -444,10 +444,12 @@ fn a_truncated_tree_says_so() {
     let mut app = recorded_app::<TicTacToe>(&config, "");
     let tree = shown_tree(&app).clone();
     assert!(tree.truncated);
-    assert_eq!(tree.nodes.len(), 50);
+    // Past the budget only the root's children are still recorded.
+    assert_eq!(tree.nodes.len(), 50 + tree.nodes[0].children.len() - 1);
+    assert_eq!(tree.nodes[0].children.len(), 9, "every root move is kept");
     assert!(tree.unrecorded > 0);
     let want = format!(
-        "truncated after 50 nodes; {} not recorded",
+        "recording budget 50 nodes: {} more searched, not recorded",
         group_digits(tree.unrecorded)
     );
     for (w, h) in [(80, 24), (120, 40)] {
