@@ -260,7 +260,10 @@ impl<G: Playable> TreeBrowser<G> {
             TreeAction::ExpandPv => view.expand_pv(tree, height),
             TreeAction::ExpandSubtree => view.expand_subtree(tree, height),
             TreeAction::CollapseAll => view.collapse_all(tree, height),
-            TreeAction::Show(_) | TreeAction::Leave | TreeAction::ToggleRecording => {}
+            TreeAction::Show(_)
+            | TreeAction::Leave
+            | TreeAction::ToggleRecording
+            | TreeAction::ToggleEngine => {}
         }
     }
 
