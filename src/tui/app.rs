@@ -875,7 +875,11 @@ impl<G: HasBoard> App<G> {
     /// A comparison ended: say whether its searches agree.
     fn comparison_finished(&mut self, fx: &mut Vec<Effect<G>>) {
         self.trees.running = false;
+        let gave_up = self.trees.trees.iter().any(|r| r.gave_up);
         match self.trees.verdict() {
+            Some((_, true)) if gave_up => {
+                self.set_info("Compared: minimax gave up, nothing to compare");
+            }
             Some((_, true)) => self.set_info("Compared: the searches agree"),
             Some((_, false)) => self.set_error("Compared: no agreement, see the tree pane"),
             None => self.set_info("Comparison stopped"),

@@ -681,14 +681,25 @@ fn a_comparison_that_disagrees_or_gave_up_says_so_precisely() {
         verdict_of((ttt("a1"), 0, 3_000_001, vec![ttt("a1")], true), &c3);
     assert!(agree);
     assert!(
-        verdict.contains(
-            "the others all choose c3 with value +0; minimax gave up after 3,000,001 nodes"
-        ),
+        verdict.contains("minimax gave up: nothing to compare (the others chose c3, value +0)"),
         "{verdict}"
     );
-    let text = screen(&render(&mut app, 160, 50));
+    assert!(!verdict.contains("agree"), "{verdict}");
+    let message = &app.view.message.as_ref().unwrap().text;
+    assert!(message.contains("nothing to compare"), "{message}");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&render(&mut app, w, h));
+        // The budget as a budget, not as a count of minimax's tree.
+        assert!(
+            text.contains("gave up past its 3,000,000-node budget"),
+            "{text}"
+        );
+        assert!(!text.contains("3,000,001 nodes"), "{text}");
+    }
+    let buf = render(&mut app, 120, 40);
+    let text = tree_words(&app, &buf);
     assert!(
-        text.contains("gave up after 3,000,001 nodes (the minimax budget); 1 recorded"),
+        text.contains("this partial tree of 1 node is what it searched"),
         "{text}"
     );
 }
