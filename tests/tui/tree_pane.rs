@@ -756,7 +756,7 @@ fn the_engine_records_its_own_searches_only_once_the_tree_is_used() {
     feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
     let text = screen(&render(&mut app, 120, 40));
     assert!(
-        text.contains("The engine's searches are not recorded (R: on)"),
+        text.contains("The engine's searches are not recorded (press R to record them)"),
         "{text}"
     );
     // Looking at the tree pane arms the recording of the engine's next searches.

@@ -50,9 +50,9 @@ fn empty_text<G: Playable>(pane: &TreePane<G>) -> Vec<String> {
          and alpha-beta there."
             .to_string(),
         if pane.record_engine {
-            "The engine's next searches are recorded too (R: off).".to_string()
+            "The engine's next searches are recorded too (press R to stop that).".to_string()
         } else {
-            "The engine's searches are not recorded (R: on).".to_string()
+            "The engine's searches are not recorded (press R to record them).".to_string()
         },
     ];
     if pane.last_search == Some(Purpose::Move) {
