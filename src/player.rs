@@ -152,8 +152,7 @@ impl<G: Playable> EnginePlayer<G> {
     ) -> (SearchResult<G::Move>, SearchTree<G::Move>) {
         let mut recorder = TreeRecorder::new(max_nodes);
         let result = self.think_observed(game, &mut recorder, stop, &mut |_| {});
-        let mut tree = recorder.finish();
-        tree.mark_pv(&result.pv);
+        let tree = recorder.finish_for(&result);
         (result, tree)
     }
 }

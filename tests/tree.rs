@@ -5,8 +5,10 @@
 
 use gametree::engine::api::{Algorithm, EngineSettings, search};
 use gametree::engine::limits::StopFlag;
+use gametree::engine::result::SearchResult;
 use gametree::engine::score::{INFINITY, WIN};
-use gametree::engine::tree::{Bound, SearchTree, TreeRecorder};
+use gametree::engine::stats::SearchStats;
+use gametree::engine::tree::{Bound, SearchObserver, SearchTree, TreeRecorder};
 use gametree::engine::{Evaluator, Game, Player};
 use gametree::export::{ExportTree, export, to_dot, to_text};
 use gametree::games::dots::Dots;
@@ -43,8 +45,7 @@ fn record<G: Game, E: Evaluator<G>>(
         &StopFlag::new(),
         &mut |_| {},
     );
-    let mut tree = recorder.finish();
-    tree.mark_pv(&result.pv);
+    let tree = recorder.finish_for(&result);
     (result, tree)
 }
 
@@ -133,11 +134,21 @@ fn recorded_counts_equal_the_statistics_in_every_game() {
 }
 
 #[test]
-fn a_truncated_tree_says_so() {
+fn a_truncated_tree_says_so_and_keeps_every_root_move() {
     let (result, tree) = record(&TicTacToe::new(), &LinesEval, 4, true, 50);
-    assert_eq!(tree.nodes.len(), 50);
     assert!(tree.truncated);
-    assert_eq!(tree.unrecorded + 50, result.stats.nodes);
+    assert_eq!(tree.budget, 50);
+    // The budget ends recording inside the first root move; the other eight root moves are
+    // recorded past it (their subtrees are not).
+    assert_eq!(tree.nodes[0].children.len(), 9);
+    assert_eq!(tree.nodes.len(), 50 + 8);
+    for &child in &tree.nodes[0].children[1..] {
+        assert!(tree.nodes[child as usize].children.is_empty());
+    }
+    assert_eq!(
+        tree.unrecorded + tree.nodes.len() as u64,
+        result.stats.nodes
+    );
     let text = to_text::<TicTacToe>(&export(&TicTacToe::new(), &tree));
     assert!(text.contains("truncated"), "{text}");
 }
@@ -202,4 +213,93 @@ fn dot_export_is_accepted_by_graphviz() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "dot refused the output");
     assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
+}
+
+/// A recorder fed two iterations, the second stopped half-way with another value: the tree
+/// it gives for an answer from the first is the first's.
+#[test]
+fn a_stopped_iteration_gives_way_to_the_completed_one() {
+    let mut recorder = TreeRecorder::<u8>::new(100);
+    recorder.begin_iteration(1);
+    recorder.enter(None, 1, Player::First, -INFINITY, INFINITY);
+    recorder.enter(Some(3), 0, Player::Second, -INFINITY, INFINITY);
+    recorder.leave(-103, Bound::Exact, 0);
+    recorder.leave(103, Bound::Exact, 0);
+    recorder.begin_iteration(2);
+    recorder.enter(None, 2, Player::First, 93, 113);
+    recorder.enter(Some(4), 1, Player::Second, -113, -93);
+    recorder.leave(-398, Bound::Exact, 0);
+    recorder.leave(398, Bound::Exact, 0);
+    let mut answer = SearchResult {
+        best: Some(3),
+        value: 103,
+        pv: vec![3],
+        ties: vec![3],
+        stats: SearchStats {
+            depth: 1,
+            ..SearchStats::default()
+        },
+        completed: true,
+    };
+    let tree = recorder.clone().finish_for(&answer);
+    assert_eq!((tree.nodes[0].depth, tree.nodes[0].value), (1, 103));
+    assert!(!tree.unfinished);
+    assert!(tree.nodes[1].on_pv);
+    // An answer taken from the stopped iteration (its better move): that tree, marked.
+    answer.best = Some(4);
+    answer.value = 398;
+    answer.pv = vec![4];
+    answer.completed = false;
+    let tree = recorder.finish_for(&answer);
+    assert_eq!(tree.nodes[0].depth, 2);
+    assert!(tree.unfinished);
+}
+
+/// Timed full-engine searches of Gomoku (the time runs out inside an iteration): the tree
+/// shown is the iteration the answer came from, its root value the engine's value, or it
+/// says that it is an unfinished iteration.
+#[test]
+fn a_timed_search_records_the_iteration_its_answer_came_from() {
+    let options = <Gomoku as Playable>::Options::default();
+    let mut gomoku = Gomoku::new_game(&options);
+    gomoku.play_line("h8").unwrap();
+    let eval = Gomoku::evaluator(&options, "default").unwrap();
+    let mut stopped_inside = 0;
+    for ms in [30, 70, 150] {
+        let settings = EngineSettings {
+            limits: gametree::engine::limits::Limits {
+                depth: None,
+                time: Some(std::time::Duration::from_millis(ms)),
+            },
+            threads: 1,
+            random_ties: false,
+            candidates: options.candidates(),
+            ..EngineSettings::default()
+        };
+        let mut recorder = TreeRecorder::new(1_000_000);
+        let result = search(
+            &gomoku,
+            &eval,
+            &settings,
+            &mut SmallRng::seed_from_u64(1),
+            &mut recorder,
+            &StopFlag::new(),
+            &mut |_| {},
+        );
+        let last_pass_depth = recorder.clone().finish().nodes[0].depth;
+        if last_pass_depth > result.stats.depth {
+            stopped_inside += 1;
+        }
+        let tree = recorder.finish_for(&result);
+        let root = &tree.nodes[0];
+        if tree.unfinished {
+            assert!(!result.completed);
+            assert!(root.depth > result.stats.depth, "{ms} ms");
+        } else {
+            assert_eq!(root.value, result.value, "{ms} ms");
+            assert_eq!(root.depth, result.stats.depth, "{ms} ms");
+        }
+    }
+    // The case the test is about happened at least once.
+    assert!(stopped_inside > 0);
 }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Player;
+use super::result::SearchResult;
 
 /// What kind of value a node returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,6 +113,12 @@ pub struct SearchTree<M> {
     pub truncated: bool,
     /// Nodes the search visited that were not recorded.
     pub unrecorded: u64,
+    /// The recorder's node budget (0 when unknown): a limit, not a count.
+    pub budget: usize,
+    /// The tree is of an iteration (a pass over the root moves) that was stopped before it
+    /// finished, not of the completed iteration the answer came from: a timed search ran out
+    /// of time in it, and it was the only tree to show. Its depth is the root's.
+    pub unfinished: bool,
 }
 
 impl<M> Default for SearchTree<M> {
@@ -120,6 +127,8 @@ impl<M> Default for SearchTree<M> {
             nodes: Vec::new(),
             truncated: false,
             unrecorded: 0,
+            budget: 0,
+            unfinished: false,
         }
     }
 }
@@ -158,36 +167,76 @@ impl<M: Copy + PartialEq> SearchTree<M> {
     }
 }
 
-/// Records every node up to a budget.
+/// Records every node up to a budget. The root's children are recorded even past the
+/// budget (only their subtrees are dropped), so every root move is in the tree.
 #[derive(Clone, Debug)]
 pub struct TreeRecorder<M> {
     tree: SearchTree<M>,
+    /// The last tree of an earlier pass whose root returned an exact value: the completed
+    /// iteration an answer comes from when the pass after it is stopped.
+    completed: Option<SearchTree<M>>,
     stack: Vec<u32>,
     budget: usize,
     /// Nesting depth of nodes entered past the budget (not recorded).
     skipping: u32,
 }
 
-impl<M: Copy> TreeRecorder<M> {
-    /// A recorder keeping at most `budget` nodes.
+impl<M: Copy + PartialEq> TreeRecorder<M> {
+    /// A recorder keeping at most `budget` nodes (plus the root's children).
     pub fn new(budget: usize) -> Self {
         Self {
-            tree: SearchTree::default(),
+            tree: Self::empty(budget),
+            completed: None,
             stack: Vec::new(),
             budget,
             skipping: 0,
         }
     }
 
-    /// The recorded tree.
+    fn empty(budget: usize) -> SearchTree<M> {
+        SearchTree {
+            budget,
+            ..SearchTree::default()
+        }
+    }
+
+    /// The tree of the last pass over the root, as recorded.
     pub fn finish(self) -> SearchTree<M> {
         self.tree
     }
+
+    /// The tree `result` comes from, its principal variation marked: the last pass when its
+    /// root value and depth are the answer's; else the last completed iteration when they
+    /// are its (a timed search stopped in the next one); else the last pass, marked
+    /// [`SearchTree::unfinished`] when the search was stopped (say, in an iteration whose
+    /// better move the answer took).
+    pub fn finish_for(self, result: &SearchResult<M>) -> SearchTree<M> {
+        let answers = |tree: &SearchTree<M>| {
+            tree.nodes.first().is_some_and(|root| {
+                root.depth == result.stats.depth
+                    && root.value == result.value
+                    && root.bound == Bound::Exact
+            })
+        };
+        let mut tree = if answers(&self.tree) {
+            self.tree
+        } else if let Some(completed) = self.completed.filter(|t| answers(t)) {
+            completed
+        } else {
+            let mut last = self.tree;
+            last.unfinished = !result.completed;
+            last
+        };
+        tree.mark_pv(&result.pv);
+        tree
+    }
 }
 
-impl<M: Copy> SearchObserver<M> for TreeRecorder<M> {
+impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
     fn enter(&mut self, mv: Option<M>, depth: u32, to_move: Player, alpha: i32, beta: i32) {
-        if self.skipping > 0 || self.tree.nodes.len() >= self.budget {
+        // A root move is kept past the budget (the stack holds just the root then).
+        let root_move = self.stack.len() == 1;
+        if self.skipping > 0 || (self.tree.nodes.len() >= self.budget && !root_move) {
             self.skipping += 1;
             self.tree.truncated = true;
             self.tree.unrecorded += 1;
@@ -239,7 +288,15 @@ impl<M: Copy> SearchObserver<M> for TreeRecorder<M> {
 
     fn begin_iteration(&mut self, depth: u32) {
         let _ = depth;
-        self.tree = SearchTree::default();
+        let previous = std::mem::replace(&mut self.tree, Self::empty(self.budget));
+        let finished = self.stack.is_empty()
+            && previous
+                .nodes
+                .first()
+                .is_some_and(|root| root.bound == Bound::Exact);
+        if finished {
+            self.completed = Some(previous);
+        }
         self.stack.clear();
         self.skipping = 0;
     }

@@ -86,6 +86,8 @@ pub enum TreeAction {
     Show(usize),
     /// Turn the recording of the engine's own searches on or off.
     ToggleRecording,
+    /// Switch `t` and `v` between plain alpha-beta and the full engine.
+    ToggleEngine,
     /// Stop a running tree search; without one, leave the pane (the board shows the live
     /// position again).
     Leave,

@@ -24,7 +24,9 @@ use super::panes::tree::TreePane;
 use super::theme::Theme;
 use super::tree_browser::{Preview, Recorded, TreeBrowser};
 use super::view_state::{Dialog, MESSAGE_TICKS, Message, ViewState};
-use super::worker::{Job, Purpose, Report, SearchId, comparison, comparison_depth};
+use super::worker::{
+    Job, Purpose, Report, SearchId, comparison, comparison_depth, lesson_settings,
+};
 use crate::config::{Config, PlayerKind, PlayersConfig, UiConfig};
 use crate::engine::api::{EngineSettings, SearchResult};
 use crate::engine::tree::SearchTree;
@@ -401,6 +403,14 @@ impl<G: HasBoard> App<G> {
                     "The engine's searches are not recorded (t still records one)"
                 });
             }
+            TreeAction::ToggleEngine => {
+                let full = self.engine.toggle_tree_engine();
+                self.set_info(if full {
+                    "t and v now search with the full engine (E: back to plain alpha-beta)"
+                } else {
+                    "t and v now search with plain alpha-beta (E: the full engine)"
+                });
+            }
             TreeAction::Show(index) => {
                 if !self.trees.show(index) {
                     self.set_error(format!("No search {} to browse (yet)", index + 1));
@@ -415,7 +425,6 @@ impl<G: HasBoard> App<G> {
 
     /// `t` and `v`: search the position on the board to browse the tree(s).
     fn request_tree(&mut self, purpose: Purpose, fx: &mut Vec<Effect<G>>) {
-        self.view.focus = Pane::Tree;
         let game = self.session.current();
         let side = game.to_move();
         if game.outcome().is_some() {
@@ -438,10 +447,14 @@ impl<G: HasBoard> App<G> {
             Some(Purpose::Tree | Purpose::Compare) => self.cancel(fx),
             None => {}
         }
+        // Only a search that starts moves the focus: a refused one leaves it where it was.
+        self.view.focus = Pane::Tree;
         if purpose == Purpose::Compare {
             let settings = &self.settings[side.index()];
             let depth = comparison_depth(settings, self.session.options.default_depth());
-            self.trees.start_comparison(comparison(settings, depth));
+            let full_engine = self.engine.tree_full_engine;
+            self.trees
+                .start_comparison(comparison(settings, depth, full_engine));
             self.set_info("Comparing the searches of this position (Esc stops)");
         } else {
             self.set_info("Searching this position to record its tree (Esc stops)");
@@ -746,14 +759,20 @@ impl<G: HasBoard> App<G> {
 
     fn launch(&mut self, side: Player, purpose: Purpose, fx: &mut Vec<Effect<G>>) {
         let root = self.session.current().clone();
-        let compare_depth = self
-            .trees
-            .compare
-            .first()
-            .map_or(1, |(_, s)| s.limits.max_depth());
+        let tree_depth = match purpose {
+            Purpose::Compare => self
+                .trees
+                .compare
+                .first()
+                .map_or(1, |(_, s)| s.limits.max_depth()),
+            _ => comparison_depth(
+                &self.settings[side.index()],
+                self.session.options.default_depth(),
+            ),
+        };
         let (id, job) = self
             .engine
-            .launch(side, purpose, &root, self.view.tick, compare_depth);
+            .launch(side, purpose, &root, self.view.tick, tree_depth);
         self.view.engine_scroll = 0;
         fx.push(Effect::Search {
             id,
@@ -819,7 +838,11 @@ impl<G: HasBoard> App<G> {
             self.comparison_finished(fx);
             return;
         }
-        let settings = &self.settings[search.side.index()];
+        let base = &self.settings[search.side.index()];
+        let lesson = search
+            .lesson_depth
+            .map(|depth| lesson_settings(base, depth));
+        let settings = lesson.as_ref().unwrap_or(base);
         if let Some((root, tree)) = recorded {
             let label = match search.purpose {
                 Purpose::Move => "engine move",
@@ -852,7 +875,11 @@ impl<G: HasBoard> App<G> {
     /// A comparison ended: say whether its searches agree.
     fn comparison_finished(&mut self, fx: &mut Vec<Effect<G>>) {
         self.trees.running = false;
+        let gave_up = self.trees.trees.iter().any(|r| r.gave_up);
         match self.trees.verdict() {
+            Some((_, true)) if gave_up => {
+                self.set_info("Compared: minimax gave up, nothing to compare");
+            }
             Some((_, true)) => self.set_info("Compared: the searches agree"),
             Some((_, false)) => self.set_error("Compared: no agreement, see the tree pane"),
             None => self.set_info("Comparison stopped"),

@@ -22,6 +22,8 @@ pub struct Pending {
     pub started: u64,
     /// "Move now" was asked: it was told to stop and its answer is awaited.
     pub hurried: bool,
+    /// A `t` search with plain alpha-beta to this depth, not the side's own settings.
+    pub lesson_depth: Option<u32>,
 }
 
 /// A finished search, kept for the engine pane.
@@ -121,6 +123,9 @@ pub struct EngineDriver<G: Game> {
     pub record_engine: bool,
     /// Nodes a recorded tree keeps (`[tree] max_nodes`).
     pub max_nodes: usize,
+    /// `t` and `v` search with the full engine (the side's own settings) rather than plain
+    /// alpha-beta, the algorithm of the lesson; `E` switches.
+    pub tree_full_engine: bool,
     tree_used: bool,
     recording: Option<Recording<G>>,
     held: Option<HeldMove<G::Move>>,
@@ -140,6 +145,7 @@ impl<G: Game> EngineDriver<G> {
             paused: false,
             record_engine: false,
             max_nodes,
+            tree_full_engine: false,
             tree_used: false,
             recording: None,
             held: None,
@@ -175,6 +181,13 @@ impl<G: Game> EngineDriver<G> {
         self.record_engine
     }
 
+    /// `E`: `t` and `v` search with the full engine or with plain alpha-beta; returns the new
+    /// setting (true: the full engine).
+    pub fn toggle_tree_engine(&mut self) -> bool {
+        self.tree_full_engine = !self.tree_full_engine;
+        self.tree_full_engine
+    }
+
     /// True when nothing holds the engine's next move back: not paused and the pace has
     /// run out, or one move was asked for while paused.
     pub fn may_move(&self) -> bool {
@@ -206,23 +219,27 @@ impl<G: Game> EngineDriver<G> {
     }
 
     /// Starts a search of `root` for `side`; returns its id and how the worker is to run
-    /// it. `compare_depth` is the depth of a comparison ([`Purpose::Compare`] only).
+    /// it. `tree_depth` is the depth of a comparison or of a `t` search with plain
+    /// alpha-beta ([`Purpose::Compare`] and [`Purpose::Tree`] only).
     pub fn launch(
         &mut self,
         side: Player,
         purpose: Purpose,
         root: &G,
         tick: u64,
-        compare_depth: u32,
+        tree_depth: u32,
     ) -> (SearchId, Job) {
         let id = self.next_id;
         self.next_id += 1;
+        let lesson_depth =
+            (purpose == Purpose::Tree && !self.tree_full_engine).then_some(tree_depth);
         self.pending = Some(Pending {
             id,
             side,
             purpose,
             started: tick,
             hurried: false,
+            lesson_depth,
         });
         self.progress = None;
         // Normal play records nothing; the engine's own searches are recorded only once
@@ -231,10 +248,12 @@ impl<G: Game> EngineDriver<G> {
             Purpose::Move | Purpose::Hint if !self.record_engine => Job::Think,
             Purpose::Compare => Job::Compare {
                 max_nodes: self.max_nodes,
-                depth: compare_depth,
+                depth: tree_depth,
+                full_engine: self.tree_full_engine,
             },
             _ => Job::Record {
                 max_nodes: self.max_nodes,
+                lesson_depth,
             },
         };
         self.recording = (job != Job::Think).then(|| Recording {

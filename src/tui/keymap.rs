@@ -321,6 +321,8 @@ pub const BINDINGS: &[Binding] = &[
     tree(&[ch('9')], T::Show(8)),
     tree(&[ch('R')], T::ToggleRecording)
         .help(TreeKeys, "R", "record the engine's own searches on/off (on once used)"),
+    tree(&[ch('E')], T::ToggleEngine)
+        .help(TreeKeys, "E", "t and v search with plain alpha-beta / with the full engine"),
     tree(&[Esc], T::Leave)
         .help(TreeKeys, "Esc", "stop a tree search; else back to the live board")
         .hints(&[

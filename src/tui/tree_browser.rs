@@ -69,25 +69,33 @@ impl<G: Playable> Recorded<G> {
     /// iterative search's last iteration).
     pub fn settings_text(&self) -> String {
         let mut settings = self.settings.clone();
-        if self.result.stats.depth > 0 {
-            settings.limits.depth = Some(self.result.stats.depth);
+        let depth = match self.tree.nodes.first() {
+            Some(root) if self.tree.unfinished => root.depth,
+            _ => self.result.stats.depth,
+        };
+        if depth > 0 {
+            settings.limits.depth = Some(depth);
         }
         settings_text(&settings)
     }
 
-    /// Why the tree is incomplete, if it is: truncated, stopped, or given up.
+    /// Why the tree is incomplete, if it is: an unfinished iteration, truncated, stopped, or
+    /// given up.
     pub fn notice(&self) -> Option<String> {
+        // A comparison's header already says that minimax gave up; the root explains it.
         if self.gave_up {
+            return None;
+        }
+        if self.tree.unfinished && self.settings.algorithm == Algorithm::Full {
+            let depth = self.tree.nodes.first().map_or(0, |root| root.depth);
             return Some(format!(
-                "gave up after {} nodes (the minimax budget); {} recorded",
-                group_digits(self.result.stats.nodes),
-                group_digits(self.tree.nodes.len() as u64)
+                "unfinished depth-{depth} iteration: stopped inside it, values partial"
             ));
         }
         if self.tree.truncated {
             return Some(format!(
-                "truncated after {} nodes; {} not recorded",
-                group_digits(self.tree.nodes.len() as u64),
+                "recording budget {} nodes: {} more searched, not recorded",
+                group_digits(self.tree.budget as u64),
                 group_digits(self.tree.unrecorded)
             ));
         }
@@ -249,7 +257,10 @@ impl<G: Playable> TreeBrowser<G> {
             TreeAction::ExpandPv => view.expand_pv(tree, height),
             TreeAction::ExpandSubtree => view.expand_subtree(tree, height),
             TreeAction::CollapseAll => view.collapse_all(tree, height),
-            TreeAction::Show(_) | TreeAction::Leave | TreeAction::ToggleRecording => {}
+            TreeAction::Show(_)
+            | TreeAction::Leave
+            | TreeAction::ToggleRecording
+            | TreeAction::ToggleEngine => {}
         }
     }
 
@@ -303,6 +314,15 @@ impl<G: Playable> TreeBrowser<G> {
 
     /// The header's lines: the search shown, or the comparison table and its verdict.
     pub fn header(&self, width: u16) -> Vec<String> {
+        self.header_lines(width)
+            .into_iter()
+            .map(|(text, _)| text)
+            .collect()
+    }
+
+    /// The header's lines, each with the comparison's search it belongs to (`None` for the
+    /// title and the verdict). A search whose line would not fit takes two.
+    pub fn header_lines(&self, width: u16) -> Vec<(String, Option<usize>)> {
         if self.compare.is_empty() {
             return self
                 .shown()
@@ -315,10 +335,11 @@ impl<G: Playable> TreeBrowser<G> {
                         best_text(r),
                         score::format::<G>(r.result.value)
                     );
-                    wrap(&text, width)
+                    wrap(&text, width).into_iter().map(|l| (l, None)).collect()
                 })
                 .unwrap_or_default();
         }
+        let mut lines: Vec<(String, Option<usize>)> = Vec::new();
         let name_w = self
             .compare
             .iter()
@@ -331,34 +352,51 @@ impl<G: Playable> TreeBrowser<G> {
             .map(|r| group_digits(r.result.stats.nodes).len())
             .max()
             .unwrap_or(0);
-        let mut lines: Vec<String> = self
-            .compare
+        // Plain minimax's count, when it finished: the others' counts as a share of it.
+        let minimax = self
+            .trees
             .iter()
-            .enumerate()
-            .map(|(i, (name, _))| {
-                let what = match self.trees.get(i) {
-                    Some(r) => format!(
-                        "{:>count_w$} nodes  {} {}{}",
+            .find(|r| {
+                r.settings.algorithm == Algorithm::Minimax && !r.gave_up && r.result.completed
+            })
+            .map(|r| r.result.stats.nodes);
+        for (i, (name, _)) in self.compare.iter().enumerate() {
+            let what = match self.trees.get(i) {
+                Some(r) if r.gave_up => format!(
+                    "gave up past its {}-node budget",
+                    group_digits(super::worker::MINIMAX_COUNT_BUDGET)
+                ),
+                Some(r) => {
+                    let share = match minimax {
+                        Some(all) if all > 0 && r.settings.algorithm != Algorithm::Minimax => {
+                            format!(" {}", share_text(r.result.stats.nodes, all))
+                        }
+                        _ => String::new(),
+                    };
+                    format!(
+                        "{:>count_w$} nodes{share}  {} {}{}",
                         group_digits(r.result.stats.nodes),
                         best_text(r),
                         score::format::<G>(r.result.value),
-                        if r.gave_up {
-                            "  gave up"
-                        } else if r.result.completed {
-                            ""
-                        } else {
-                            "  stopped"
-                        }
-                    ),
-                    None if !self.running => "not searched (stopped)".to_string(),
-                    None if i == self.trees.len() => "searching...".to_string(),
-                    None => "waiting".to_string(),
-                };
-                format!("{} {name:<name_w$} {what}", i + 1)
-            })
-            .collect();
+                        if r.result.completed { "" } else { "  stopped" }
+                    )
+                }
+                None if !self.running => "not searched (stopped)".to_string(),
+                None if i == self.trees.len() => "searching...".to_string(),
+                None => "waiting".to_string(),
+            };
+            let one = format!("{} {name:<name_w$} {what}", i + 1);
+            if one.chars().count() <= usize::from(width) {
+                lines.push((one, Some(i)));
+            } else {
+                lines.push((format!("{} {name}", i + 1), Some(i)));
+                for part in wrap(&what, width.saturating_sub(2)) {
+                    lines.push((format!("  {part}"), Some(i)));
+                }
+            }
+        }
         if let Some((text, _)) = self.verdict() {
-            lines.extend(wrap(&text, width));
+            lines.extend(wrap(&text, width).into_iter().map(|l| (l, None)));
         }
         lines
     }
@@ -376,6 +414,11 @@ impl<G: Playable> TreeBrowser<G> {
             ));
         }
         verdict(&self.trees)
+    }
+
+    /// The depth a comparison searches to (none for a single tree).
+    pub fn compared_depth(&self) -> Option<u32> {
+        self.compare.first().map(|(_, s)| s.limits.max_depth())
     }
 
     /// The layout of the pane's inside `inner` (drawing and mouse hits share it).
@@ -447,6 +490,18 @@ fn best_text<G: Playable>(r: &Recorded<G>) -> String {
         .map_or_else(|| "-".to_string(), |m| r.root.format_move(m))
 }
 
+/// `nodes` as a share of `all`: `8.6%`, `<0.1%`.
+fn share_text(nodes: u64, all: u64) -> String {
+    let percent = nodes as f64 * 100.0 / all as f64;
+    if percent < 0.1 {
+        "<0.1%".to_string()
+    } else if percent < 10.0 {
+        format!("{percent:.1}%")
+    } else {
+        format!("{percent:.0}%")
+    }
+}
+
 fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -460,6 +515,13 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
         return format!(
             "from the transposition table: {} value {value}, not searched again",
             bound_name(node.bound)
+        );
+    }
+    if node.parent.is_none() && rec.gave_up {
+        return format!(
+            "root: minimax gave up at its node budget; this partial tree of {} is what it \
+             searched",
+            plural(rec.tree.nodes.len() as u32, "node", "nodes")
         );
     }
     if node.parent.is_none() && !rec.result.completed {
@@ -524,13 +586,10 @@ pub fn verdict<G: Playable>(trees: &[Recorded<G>]) -> Option<(String, bool)> {
         .find(|r| r.settings.algorithm == Algorithm::Minimax && !r.gave_up);
     let judged: Vec<&Recorded<G>> = trees.iter().filter(|r| !r.gave_up).collect();
     let first = judged.first()?;
-    let gave_up = trees.iter().find(|r| r.gave_up).map(|r| {
-        format!(
-            "; {} gave up after {} nodes, so there is no reference to check against",
-            r.label,
-            group_digits(r.result.stats.nodes)
-        )
-    });
+    let gave_up = trees
+        .iter()
+        .find(|r| r.gave_up)
+        .map(|r| format!("{} gave up: nothing to compare", r.label));
     let value = first.result.value;
     if judged.iter().any(|r| r.result.value != value) {
         let values: Vec<String> = judged
@@ -549,16 +608,26 @@ pub fn verdict<G: Playable>(trees: &[Recorded<G>]) -> Option<(String, bool)> {
         }
     }
     let names: Vec<String> = moves.iter().map(|&m| first.root.format_move(m)).collect();
-    let what = match (judged.len(), gave_up.is_some()) {
-        (1, _) => "it chooses",
-        (_, true) => "the others all choose",
-        (_, false) => "all choose",
+    if let Some(gave_up) = gave_up {
+        // Without minimax's answer there is no check; what the others found is still worth
+        // saying, but not as agreement.
+        return Some((
+            format!(
+                "{gave_up} (the others chose {}, value {value_text})",
+                names.join(", ")
+            ),
+            true,
+        ));
+    }
+    let what = if judged.len() == 1 {
+        "it chooses"
+    } else {
+        "all choose"
     };
-    let tail = gave_up.unwrap_or_default();
     if moves.len() <= 1 {
         return Some((
             format!(
-                "{what} {} with value {value_text}{tail}",
+                "{what} {} with value {value_text}",
                 names.first().map_or("no move", String::as_str)
             ),
             true,
@@ -567,7 +636,7 @@ pub fn verdict<G: Playable>(trees: &[Recorded<G>]) -> Option<(String, bool)> {
     let Some(reference) = reference else {
         return Some((
             format!(
-                "the values agree ({value_text}); the moves differ ({}): equal moves picked at random{tail}",
+                "the values agree ({value_text}); the moves differ ({}): equal moves picked at random",
                 names.join(", ")
             ),
             true,

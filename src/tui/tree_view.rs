@@ -357,8 +357,7 @@ mod tests {
         }
         SearchTree {
             nodes,
-            truncated: false,
-            unrecorded: 0,
+            ..SearchTree::default()
         }
     }
 

@@ -40,6 +40,9 @@ pub enum Job {
     Record {
         /// The recorder's node budget.
         max_nodes: usize,
+        /// Search with plain alpha-beta to this depth ([`lesson_settings`]) instead of the
+        /// side's own settings: what `t` does unless the pane is switched to the full engine.
+        lesson_depth: Option<u32>,
     },
     /// Every search of [`comparison`] in turn, each recorded ([`Report::Compared`] for each,
     /// then `Finished`); plain minimax stops after [`MINIMAX_COUNT_BUDGET`] nodes.
@@ -48,6 +51,8 @@ pub enum Job {
         max_nodes: usize,
         /// The depth every search goes to ([`comparison_depth`]).
         depth: u32,
+        /// The full engine is compared too ([`comparison`]).
+        full_engine: bool,
     },
 }
 
@@ -120,13 +125,32 @@ pub fn comparison_depth(base: &EngineSettings, game_depth: u32) -> u32 {
     base.limits.depth.unwrap_or(game_depth)
 }
 
+/// The search `t` runs by default, the algorithm of the lesson: plain alpha-beta with move
+/// ordering to `depth`, on one thread, with the side's evaluator and candidate moves.
+pub fn lesson_settings(base: &EngineSettings, depth: u32) -> EngineSettings {
+    EngineSettings {
+        algorithm: Algorithm::AlphaBeta,
+        ordering: true,
+        limits: Limits::depth(depth),
+        threads: 1,
+        ..base.clone()
+    }
+}
+
 /// The searches a comparison runs on one position, all to `depth`, named: plain minimax,
-/// alpha-beta without and with move ordering, then every further algorithm of
-/// [`Algorithm::ALL`] with the side's own settings but no time limit (so that it, too,
-/// reaches `depth`).
-pub fn comparison(base: &EngineSettings, depth: u32) -> Vec<(String, EngineSettings)> {
+/// alpha-beta without and with move ordering, then, with `full_engine`, every further
+/// algorithm of [`Algorithm::ALL`] with the side's own settings but no time limit (so that
+/// it, too, reaches `depth`).
+pub fn comparison(
+    base: &EngineSettings,
+    depth: u32,
+    full_engine: bool,
+) -> Vec<(String, EngineSettings)> {
     let mut out = Vec::new();
     for algorithm in Algorithm::ALL {
+        if !full_engine && !matches!(algorithm, Algorithm::Minimax | Algorithm::AlphaBeta) {
+            continue;
+        }
         let settings = EngineSettings {
             algorithm,
             limits: Limits::depth(depth),
@@ -284,22 +308,37 @@ fn run_job<G: Playable>(
             });
         }
     };
+    let mut lesson = None;
     let result = match job {
         Job::Think => engine.think(root, stop, &mut progress),
-        Job::Record { max_nodes } => {
+        Job::Record {
+            max_nodes,
+            lesson_depth,
+        } => {
             let mut recorder = TreeRecorder::new(max_nodes);
+            let engine = match lesson_depth {
+                Some(depth) => {
+                    let mut player = engine.clone();
+                    player.settings = lesson_settings(&engine.settings, depth);
+                    lesson.insert(player)
+                }
+                None => &mut *engine,
+            };
             let result = engine.think_observed(root, &mut recorder, stop, &mut progress);
-            let mut tree = recorder.finish();
-            tree.mark_pv(&result.pv);
+            let tree = recorder.finish_for(&result);
             sink(Report::Recorded {
                 id,
                 tree: Box::new(tree),
             });
             result
         }
-        Job::Compare { max_nodes, depth } => {
+        Job::Compare {
+            max_nodes,
+            depth,
+            full_engine,
+        } => {
             let mut last = None;
-            let searches = comparison(&engine.settings, depth);
+            let searches = comparison(&engine.settings, depth, full_engine);
             for (index, (_, settings)) in searches.into_iter().enumerate() {
                 if stop.is_raised() {
                     break;
@@ -319,8 +358,7 @@ fn run_job<G: Playable>(
                 };
                 let result = player.think_observed(root, &mut observer, &own_stop, &mut progress);
                 let gave_up = observer.gave_up;
-                let mut tree = observer.recorder.finish();
-                tree.mark_pv(&result.pv);
+                let tree = observer.recorder.finish_for(&result);
                 sink(Report::Compared {
                     id,
                     index,
@@ -344,6 +382,7 @@ fn run_job<G: Playable>(
             return;
         }
     };
+    let engine = lesson.as_ref().unwrap_or(engine);
     // The depth the answer comes from: the full engine's last iteration.
     let depth = match engine.settings.algorithm {
         Algorithm::Full => result.stats.depth,
@@ -373,7 +412,7 @@ struct Budgeted<'a, M> {
     gave_up: bool,
 }
 
-impl<M: Copy> SearchObserver<M> for Budgeted<'_, M> {
+impl<M: Copy + PartialEq> SearchObserver<M> for Budgeted<'_, M> {
     fn enter(&mut self, mv: Option<M>, depth: u32, to_move: Player, alpha: i32, beta: i32) {
         self.nodes += 1;
         if !self.gave_up && self.budget.is_some_and(|b| self.nodes > b) {

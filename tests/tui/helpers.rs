@@ -213,6 +213,7 @@ pub fn fake(
         }],
         truncated: false,
         unrecorded: 0,
+        ..SearchTree::default()
     };
     (result, Box::new(tree))
 }

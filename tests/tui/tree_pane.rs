@@ -9,6 +9,7 @@ use gametree::engine::api::{Algorithm, EngineSettings};
 use gametree::engine::stats::group_digits;
 use gametree::engine::tree::{Bound, SearchTree};
 use gametree::engine::{Game, Player, score};
+use gametree::games::GameOptions;
 use gametree::games::dots::Dots;
 use gametree::games::gomoku::Gomoku;
 use gametree::games::kalah::Kalah;
@@ -216,7 +217,7 @@ fn verdict_of(
     minimax: (u8, i32, u64, Vec<u8>, bool),
     others: &(u8, i32, u64, Vec<u8>, bool),
 ) -> (App<TicTacToe>, String, bool) {
-    let n = comparison(&EngineSettings::default(), 2).len();
+    let n = comparison(&EngineSettings::default(), 2, false).len();
     let mut app = new_app::<TicTacToe>(&config(true, true));
     let mut answers = vec![minimax];
     answers.extend((1..n).map(|_| others.clone()));
@@ -444,10 +445,12 @@ fn a_truncated_tree_says_so() {
     let mut app = recorded_app::<TicTacToe>(&config, "");
     let tree = shown_tree(&app).clone();
     assert!(tree.truncated);
-    assert_eq!(tree.nodes.len(), 50);
+    // Past the budget only the root's children are still recorded.
+    assert_eq!(tree.nodes.len(), 50 + tree.nodes[0].children.len() - 1);
+    assert_eq!(tree.nodes[0].children.len(), 9, "every root move is kept");
     assert!(tree.unrecorded > 0);
     let want = format!(
-        "truncated after 50 nodes; {} not recorded",
+        "recording budget 50 nodes: {} more searched, not recorded",
         group_digits(tree.unrecorded)
     );
     for (w, h) in [(80, 24), (120, 40)] {
@@ -549,7 +552,7 @@ fn comparing_the_algorithms_shows_counts_side_by_side_and_whether_they_agree() {
         }
     )));
     serve(&mut app, &config, fx);
-    let searches = comparison(&app.settings[Player::Second.index()], 4);
+    let searches = comparison(&app.settings[Player::Second.index()], 4, false);
     assert_eq!(app.trees.trees.len(), searches.len());
     // A time-limited full engine has no depth of its own: the game's default is used.
     let timed = EngineSettings {
@@ -678,14 +681,25 @@ fn a_comparison_that_disagrees_or_gave_up_says_so_precisely() {
         verdict_of((ttt("a1"), 0, 3_000_001, vec![ttt("a1")], true), &c3);
     assert!(agree);
     assert!(
-        verdict.contains(
-            "the others all choose c3 with value +0; minimax gave up after 3,000,001 nodes"
-        ),
+        verdict.contains("minimax gave up: nothing to compare (the others chose c3, value +0)"),
         "{verdict}"
     );
-    let text = screen(&render(&mut app, 160, 50));
+    assert!(!verdict.contains("agree"), "{verdict}");
+    let message = &app.view.message.as_ref().unwrap().text;
+    assert!(message.contains("nothing to compare"), "{message}");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&render(&mut app, w, h));
+        // The budget as a budget, not as a count of minimax's tree.
+        assert!(
+            text.contains("gave up past its 3,000,000-node budget"),
+            "{text}"
+        );
+        assert!(!text.contains("3,000,001 nodes"), "{text}");
+    }
+    let buf = render(&mut app, 120, 40);
+    let text = tree_words(&app, &buf);
     assert!(
-        text.contains("gave up after 3,000,001 nodes (the minimax budget); 1 recorded"),
+        text.contains("this partial tree of 1 node is what it searched"),
         "{text}"
     );
 }
@@ -742,7 +756,7 @@ fn the_engine_records_its_own_searches_only_once_the_tree_is_used() {
     feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
     let text = screen(&render(&mut app, 120, 40));
     assert!(
-        text.contains("The engine's searches are not recorded (R: on)"),
+        text.contains("The engine's searches are not recorded (press R to record them)"),
         "{text}"
     );
     // Looking at the tree pane arms the recording of the engine's next searches.
@@ -929,4 +943,93 @@ fn transposition_table_hits_are_marked_and_explained() {
         text.contains("Search tree · 2 nodes · other position"),
         "{text}"
     );
+}
+
+fn job_of<G: HasBoard>(fx: &[Effect<G>]) -> Job {
+    fx.iter()
+        .find_map(|e| match e {
+            Effect::Search { job, .. } => Some(*job),
+            _ => None,
+        })
+        .expect("a search started")
+}
+
+/// `t` and `v` teach plain alpha-beta to the game's depth even when the side plays with the
+/// timed full engine; `E` switches both to the full engine and back.
+#[test]
+fn t_and_v_search_with_plain_alpha_beta_until_e_switches_to_the_full_engine() {
+    let mut config = tree_config(0);
+    for side in [&mut config.players.first, &mut config.players.second] {
+        side.engine.algorithm = Algorithm::Full;
+        side.engine.limits.time = Some(std::time::Duration::from_millis(200));
+    }
+    let game_depth = config.game_options::<TicTacToe>().unwrap().default_depth();
+    let mut app = new_app::<TicTacToe>(&config);
+    play_line(&mut app, "b2 a1");
+    let fx = feed(&mut app, vec![ch('t')]);
+    assert_eq!(
+        job_of(&fx),
+        Job::Record {
+            max_nodes: config.tree.max_nodes,
+            lesson_depth: Some(game_depth),
+        }
+    );
+    serve(&mut app, &config, fx);
+    let shown = app.trees.shown().unwrap();
+    assert_eq!(shown.settings.algorithm, Algorithm::AlphaBeta);
+    assert_eq!(shown.tree.nodes[0].depth, game_depth);
+    assert!(!shown.tree.unfinished);
+    let buf = render(&mut app, 120, 40);
+    let text = tree_words(&app, &buf);
+    let want = format!("alphabeta, ordered · depth {game_depth}");
+    assert!(text.contains(&want), "{want} missing: {text}");
+    // v: minimax and alpha-beta only.
+    let fx = feed(&mut app, vec![ch('v')]);
+    assert!(matches!(
+        job_of(&fx),
+        Job::Compare {
+            full_engine: false,
+            ..
+        }
+    ));
+    assert_eq!(app.trees.compare.len(), 3);
+    feed(&mut app, vec![key(KeyCode::Esc)]);
+    // E in the tree pane: the full engine with the side's settings.
+    feed(&mut app, vec![ch('E')]);
+    assert!(app.engine.tree_full_engine);
+    let fx = feed(&mut app, vec![ch('t')]);
+    assert!(matches!(
+        job_of(&fx),
+        Job::Record {
+            lesson_depth: None,
+            ..
+        }
+    ));
+    feed(&mut app, vec![key(KeyCode::Esc)]);
+    let fx = feed(&mut app, vec![ch('v')]);
+    assert!(matches!(
+        job_of(&fx),
+        Job::Compare {
+            full_engine: true,
+            ..
+        }
+    ));
+    assert_eq!(app.trees.compare.len(), 4);
+    feed(&mut app, vec![key(KeyCode::Esc), ch('E')]);
+    assert!(!app.engine.tree_full_engine);
+}
+
+/// `t` while the engine thinks about its move is refused, and the focus stays put.
+#[test]
+fn t_while_the_engine_thinks_is_refused_without_moving_the_focus() {
+    let mut app = new_app::<TicTacToe>(&config(true, false));
+    app.view.cursor = ttt("b2");
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    search_id(&fx, Purpose::Move);
+    assert_eq!(app.view.focus, Pane::Board);
+    let fx = feed(&mut app, vec![ch('t')]);
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Search { .. })));
+    assert_eq!(app.view.focus, Pane::Board, "the focus stays on the board");
+    let text = screen(&render(&mut app, 80, 24));
+    assert!(text.contains("The engine is thinking"), "{text}");
 }

@@ -134,34 +134,55 @@ fn minimax_items<'a>(
             theme.dim,
         )]];
     }
-    let label = format!("minimax to depth {}:", stats.depth);
+    let depth = stats.depth;
+    // One item per word, so the sentence wraps at spaces (flowed with a one-space gap).
+    let sentence = |text: String| -> Vec<Item<'a>> {
+        text.split(' ')
+            .map(|word| vec![Span::styled(word.to_string(), theme.dim)])
+            .collect()
+    };
     match count {
         MinimaxCount::NotCounted => Vec::new(),
-        MinimaxCount::Counting => vec![item(&label, "counting...".to_string(), theme)],
-        MinimaxCount::TooMany => vec![item(
-            &label,
-            format!("over {} nodes", group_digits(MINIMAX_COUNT_BUDGET)),
+        MinimaxCount::Counting => vec![item(
+            &format!("minimax to depth {depth}:"),
+            "counting...".to_string(),
             theme,
         )],
+        MinimaxCount::TooMany => sentence(format!(
+            "minimax to the same depth ({depth}) would need over {} nodes",
+            group_digits(MINIMAX_COUNT_BUDGET)
+        )),
         MinimaxCount::Nodes(n) => {
             let ours = if stats.iteration_nodes > 0 {
                 stats.iteration_nodes
             } else {
                 stats.nodes
             };
-            let what = if algorithm == Algorithm::Full {
-                format!("the depth-{} iteration's", stats.depth)
-            } else {
-                format!("{algorithm}'s")
-            };
-            let mut items = vec![item(&label, format!("{} nodes", group_digits(n)), theme)];
-            if ours > 0 {
-                items.push(vec![
-                    Span::styled(format!("×{:.1}", n as f64 / ours as f64), theme.title),
-                    Span::styled(format!(" {what} {}", group_digits(ours)), theme.dim),
-                ]);
+            let minimax = group_digits(n);
+            if algorithm == Algorithm::Full {
+                // Its last iteration reuses the table the iterations before it filled: a
+                // ratio against it would mean nothing.
+                return sentence(format!(
+                    "minimax to depth {depth} would need {minimax} nodes; the full engine's \
+                     depth-{depth} iteration took {}, fed by the table of the ones before",
+                    group_digits(ours)
+                ));
             }
-            items
+            let ratio = if ours > 0 {
+                let times = n as f64 / ours as f64;
+                if times >= 10.0 {
+                    format!(" ({times:.0}× more)")
+                } else {
+                    format!(" ({times:.1}× as many)")
+                }
+            } else {
+                String::new()
+            };
+            sentence(format!(
+                "{algorithm} {} nodes; minimax to the same depth ({depth}) would need \
+                 {minimax}{ratio}",
+                group_digits(ours)
+            ))
         }
     }
 }

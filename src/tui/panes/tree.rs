@@ -50,9 +50,9 @@ fn empty_text<G: Playable>(pane: &TreePane<G>) -> Vec<String> {
          and alpha-beta there."
             .to_string(),
         if pane.record_engine {
-            "The engine's next searches are recorded too (R: off).".to_string()
+            "The engine's next searches are recorded too (press R to stop that).".to_string()
         } else {
-            "The engine's searches are not recorded (R: on).".to_string()
+            "The engine's searches are not recorded (press R to record them).".to_string()
         },
     ];
     if pane.last_search == Some(Purpose::Move) {
@@ -131,13 +131,14 @@ pub fn draw<G: Playable>(frame: &mut Frame, pane: &TreePane<G>, area: Rect) {
     let theme = pane.theme;
     let browser = pane.trees;
     let focused = pane.focus == Pane::Tree;
-    let mut title = match browser.shown() {
-        Some(r) => format!(
-            "Search tree · {} nodes",
-            group_digits(r.tree.nodes.len() as u64)
-        ),
-        None => "Search tree".to_string(),
-    };
+    // The title's parts, the first always; the others only while they fit whole.
+    let mut parts = vec!["Search tree".to_string()];
+    if let Some(depth) = browser.compared_depth() {
+        parts.push(format!("compared to depth {depth}"));
+    }
+    if let Some(r) = browser.shown() {
+        parts.push(format!("{} nodes", group_digits(r.tree.nodes.len() as u64)));
+    }
     if let Some(root) = browser.shown().map(|r| r.root.hash()) {
         let session = pane.session;
         let before_last = session
@@ -146,13 +147,22 @@ pub fn draw<G: Playable>(frame: &mut Frame, pane: &TreePane<G>, area: Rect) {
             .and_then(|i| session.steps().get(i))
             .map_or(session.initial(), |s| &s.after);
         if session.cursor() > 0 && root == before_last.hash() {
-            title.push_str(" · before the last move");
+            parts.push("before the last move".to_string());
         } else if root != session.current().hash() {
-            title.push_str(" · other position");
+            parts.push("other position".to_string());
         }
     }
     if pane.record_engine {
-        title.push_str(" · rec");
+        parts.push("rec".to_string());
+    }
+    let room = usize::from(area.width.saturating_sub(4));
+    let mut title = String::new();
+    for part in parts {
+        let sep = if title.is_empty() { "" } else { " · " };
+        if title.chars().count() + sep.chars().count() + part.chars().count() <= room {
+            title.push_str(sep);
+            title.push_str(&part);
+        }
     }
     frame.render_widget(pane_block(Pane::Tree, pane.focus, &title, theme), area);
     let inner = layout::inner(area);
@@ -167,13 +177,12 @@ pub fn draw<G: Playable>(frame: &mut Frame, pane: &TreePane<G>, area: Rect) {
     let parts = browser.parts(inner);
     let verdict = browser.verdict();
     let header: Vec<Line> = browser
-        .header(inner.width)
+        .header_lines(inner.width)
         .into_iter()
-        .enumerate()
-        .map(|(i, text)| {
+        .map(|(text, search)| {
             let style = if browser.compare.is_empty() {
                 theme.title
-            } else if i < browser.compare.len() {
+            } else if let Some(i) = search {
                 if i == browser.shown {
                     if focused { theme.selected } else { theme.title }
                 } else {
