@@ -3,14 +3,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::{Command, Output};
+mod common;
 
-fn gametree(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gametree"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::gametree;
+use std::process::Command;
 
 fn ok(args: &[&str]) -> String {
     let out = gametree(args);
@@ -145,22 +141,7 @@ fn tree_prints_one_line_per_node() {
 
 /// `gametree play tictactoe --text --seed 1` with `input` typed at the prompt: its output.
 fn play_text(input: &[u8]) -> String {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
-        .args(["play", "tictactoe", "--text", "--seed", "1"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::gametree_with_input(&["play", "tictactoe", "--text", "--seed", "1"], input)
 }
 
 #[test]

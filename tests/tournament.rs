@@ -4,7 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::{Command, Output};
+mod common;
+
+use common::gametree;
+use std::process::Command;
 
 use gametree::config::Config;
 use gametree::engine::limits::StopFlag;
@@ -292,13 +295,6 @@ fn entrant_flags_read_like_the_file() {
         e.starts_with("--entrant 3: entrant 3 (\"z\").depth = 100"),
         "{e}"
     );
-}
-
-fn gametree(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gametree"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 #[test]

@@ -205,3 +205,33 @@ pub fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32)
         assert!(tied.ties.contains(&tied.best.expect("a move")));
     }
 }
+
+/// Runs the built `gametree` with `args`.
+pub fn gametree(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gametree"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs the built `gametree` with `args` and `input` on its standard input; its standard
+/// output, once it has ended successfully.
+pub fn gametree_with_input(args: &[&str], input: &[u8]) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
