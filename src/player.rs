@@ -111,6 +111,27 @@ impl<G: Playable> EnginePlayer<G> {
         self.table = None;
     }
 
+    /// The table this engine's next search would use and the size in MiB it was made for,
+    /// taken away (a tournament keeps it for the next game's player: see
+    /// [`Self::adopt_table`]).
+    pub fn take_table(&mut self) -> Option<(usize, Arc<TranspositionTable>)> {
+        self.table.take()
+    }
+
+    /// Gives this engine a table made for `megabytes` MiB, to use from its next search as if
+    /// it had made it (it still makes its own if its size setting differs). The caller
+    /// empties it first ([`TranspositionTable::reset`]): reusing one saves the kernel's work
+    /// of handing out and zeroing fresh pages for every game.
+    pub fn adopt_table(&mut self, megabytes: usize, table: Arc<TranspositionTable>) {
+        self.table = Some((megabytes, table));
+    }
+
+    /// The size in MiB of the table this engine's searches use, `None` when they use none.
+    pub fn table_mb(&self) -> Option<usize> {
+        (self.settings.algorithm == Algorithm::Full && self.settings.tt)
+            .then_some(self.settings.tt_mb)
+    }
+
     /// Searches `game` reporting every node to `observer` (a recorder, or one wrapping it),
     /// with progress as [`EnginePlayer::think`] has it; the full engine with its table.
     pub fn think_observed<O: SearchObserver<G::Move>>(

@@ -49,6 +49,8 @@ pub struct TranspositionTable {
     /// `slots - 1`, with the bucket bit cleared.
     mask: usize,
     generation: AtomicU8,
+    /// The tag of the current contents (see [`Self::reset`]): a value within `mask`'s bits.
+    epoch: AtomicU64,
 }
 
 /// Why a table of the asked size cannot be had.
@@ -158,6 +160,7 @@ impl TranspositionTable {
             words,
             mask: (slots - 1) & !(BUCKET - 1),
             generation: AtomicU8::new(0),
+            epoch: AtomicU64::new(0),
         })
     }
 
@@ -192,6 +195,40 @@ impl TranspositionTable {
         for word in &self.words {
             word.store(0, Ordering::Relaxed);
         }
+        self.epoch.store(0, Ordering::Relaxed);
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Forgets everything in constant time, leaving the table as a freshly made one behaves.
+    ///
+    /// The bits of a key that pick its bucket (`mask`) are implied by where the entry is, so
+    /// the stored key word carries an epoch there instead of them. A slot of another epoch
+    /// is empty to every probe and store; a reset moves to the next epoch. Only when the
+    /// epochs run out (after `mask + 1` resets; at once for a one-bucket table) is every slot
+    /// written.
+    pub fn reset(&self) {
+        let mask = self.mask as u64;
+        let current = self.epoch.load(Ordering::Relaxed);
+        // The next value within the bits of `mask`.
+        let next = (current | !mask).wrapping_add(1) & mask;
+        if next == 0 {
+            self.clear();
+        } else {
+            self.epoch.store(next, Ordering::Relaxed);
+            self.generation.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// What the key word XOR the entry of a slot holding `hash` in the current epoch is.
+    #[inline]
+    fn tag(&self, hash: u64) -> u64 {
+        (hash & !(self.mask as u64)) | self.epoch.load(Ordering::Relaxed)
+    }
+
+    /// Whether a slot whose key word XOR entry is `key` belongs to the current epoch.
+    #[inline]
+    fn current(&self, key: u64, epoch: u64) -> bool {
+        key & self.mask as u64 == epoch
     }
 
     fn current_generation(&self) -> u64 {
@@ -202,10 +239,11 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Entry> {
         let base = hash as usize & self.mask;
+        let tag = self.tag(hash);
         for i in base..base + BUCKET {
             let data = self.data_word(i).load(Ordering::Relaxed);
             let key = self.key_word(i).load(Ordering::Relaxed);
-            if data != 0 && key ^ data == hash {
+            if data != 0 && key ^ data == tag {
                 return unpack(data);
             }
         }
@@ -221,16 +259,18 @@ impl TranspositionTable {
         let base = hash as usize & self.mask;
         let generation = self.current_generation();
         let new = pack(entry, generation);
+        let tag = self.tag(hash);
+        let epoch = tag & self.mask as u64;
         let mut victim = base;
         let mut victim_worth = i64::MAX;
         for i in base..base + BUCKET {
             let data = self.data_word(i).load(Ordering::Relaxed);
-            let key = self.key_word(i).load(Ordering::Relaxed);
-            if data == 0 {
+            let key = self.key_word(i).load(Ordering::Relaxed) ^ data;
+            if data == 0 || !self.current(key, epoch) {
                 victim = i;
                 break;
             }
-            if key ^ data == hash {
+            if key == tag {
                 if let Some(old) = unpack(data) {
                     let keep = (old.proven && !entry.proven)
                         || (old.depth > entry.depth
@@ -254,7 +294,7 @@ impl TranspositionTable {
             }
         }
         self.data_word(victim).store(new, Ordering::Relaxed);
-        self.key_word(victim).store(hash ^ new, Ordering::Relaxed);
+        self.key_word(victim).store(tag ^ new, Ordering::Relaxed);
     }
 
     /// Parts per thousand of a sample of slots filled by the current search (like UCI's
@@ -262,10 +302,12 @@ impl TranspositionTable {
     pub fn permille_full(&self) -> u32 {
         let sample = self.slots().min(1000);
         let generation = self.current_generation();
+        let epoch = self.epoch.load(Ordering::Relaxed);
         let used = (0..sample)
             .filter(|&i| {
                 let d = self.data_word(i).load(Ordering::Relaxed);
-                d != 0 && entry_generation(d) == generation
+                let key = self.key_word(i).load(Ordering::Relaxed) ^ d;
+                d != 0 && self.current(key, epoch) && entry_generation(d) == generation
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
@@ -459,6 +501,42 @@ mod tests {
         tt.store(77, entry(1, Bound::Exact, 3, None));
         tt.clear();
         assert_eq!(tt.probe(77), None);
+    }
+
+    #[test]
+    fn reset_forgets_everything_like_a_fresh_table() {
+        let keys = [77u64, 77 ^ (1 << 40), 0x1234_5678_9ABC_DEF0, 3];
+        for slots in [2, 4, 64] {
+            let tt = TranspositionTable::with_slots(slots);
+            // More resets than a small table has epochs: the last ones wrap to a full clear.
+            for round in 0..(slots as i32 + 3) {
+                for (k, &key) in keys.iter().enumerate() {
+                    assert_eq!(tt.probe(key), None, "{slots} slots, round {round}, key {k}");
+                }
+                tt.new_search();
+                for (k, &key) in keys.iter().enumerate() {
+                    tt.store(key, entry(round + k as i32, Bound::Exact, 3, None));
+                }
+                let last = keys[keys.len() - 1];
+                assert_eq!(
+                    tt.probe(last).map(|e| e.value),
+                    Some(round + keys.len() as i32 - 1)
+                );
+                tt.reset();
+                assert_eq!(tt.permille_full(), 0);
+            }
+        }
+        // After a reset, a stale slot is free: both new keys of one bucket fit, as in a new
+        // table, even where the stale entries were deep.
+        let tt = TranspositionTable::with_slots(64);
+        tt.store(8, entry(1, Bound::Exact, 40, None));
+        tt.store(8 ^ (1 << 40), entry(2, Bound::Exact, 40, None));
+        tt.reset();
+        tt.store(8 ^ (1 << 41), entry(3, Bound::Exact, 1, None));
+        tt.store(8 ^ (1 << 42), entry(4, Bound::Exact, 1, None));
+        assert_eq!(tt.probe(8 ^ (1 << 41)).map(|e| e.value), Some(3));
+        assert_eq!(tt.probe(8 ^ (1 << 42)).map(|e| e.value), Some(4));
+        assert_eq!(tt.probe(8), None);
     }
 
     #[test]

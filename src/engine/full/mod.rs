@@ -39,6 +39,8 @@ mod node;
 mod root;
 mod split;
 
+use split::SplitPool;
+
 use std::time::Instant;
 
 use rand::Rng;
@@ -97,27 +99,48 @@ where
         stop,
         deadline: settings.limits.time.map(|time| started + time),
     };
-    let reporter = Reporter::new(progress, started);
-    let mut main = Searcher::new(
-        game,
-        (evaluator, settings),
-        observer,
-        table,
-        &control,
-        Some(reporter),
-    );
     // A recorded search runs on one thread: the record is then the whole search.
     let threads = if O::RECORDS {
         1
     } else {
         thread_count(settings.threads)
     };
-    main.workers_wanted = threads - 1;
-    main.workers = (0..main.workers_wanted)
-        .map(|_| OrderingTables::new(game.move_space()))
-        .collect();
-    let mut position = game.clone();
-    let mut result = main.iterate(&mut position, rng, started);
+    let mut run = |pool: Option<&SplitPool<G>>| {
+        let reporter = Reporter::new(progress, started);
+        let mut main = Searcher::new(
+            game,
+            (evaluator, settings),
+            observer,
+            table,
+            &control,
+            Some(reporter),
+        );
+        main.pool = pool;
+        let mut position = game.clone();
+        main.iterate(&mut position, rng, started)
+    };
+    let mut result = if threads > 1 {
+        std::thread::scope(|scope| {
+            let (pool, helpers) = SplitPool::start(
+                scope,
+                threads - 1,
+                game,
+                (evaluator, settings),
+                table,
+                &control,
+            );
+            let result = run(Some(&pool));
+            // The helpers finish once their job channels close; one that panicked has
+            // already been counted as a stop by the split it was in.
+            drop(pool);
+            for helper in helpers {
+                let _ = helper.join();
+            }
+            result
+        })
+    } else {
+        run(None)
+    };
     result.stats.elapsed = started.elapsed();
     result
 }
@@ -146,11 +169,9 @@ struct Searcher<'a, G: Game, E, O> {
     ordering: OrderingTables,
     stats: SearchStats,
     stopped: bool,
-    /// The ordering tables of the other threads that split the root with this one, kept
-    /// from pass to pass (empty on one thread, and in those threads themselves).
-    workers: Vec<OrderingTables>,
-    /// How many such threads there are.
-    workers_wanted: usize,
+    /// The helper threads this searcher shares split nodes with (none on one thread, in the
+    /// helpers themselves, and while a split is under way).
+    pool: Option<&'a SplitPool<G>>,
     /// Height of the subtree searched last, `None` when a horizon evaluation influenced it.
     height: Option<u32>,
     /// Move lists keyed by [`super::ordering::move_key`], and the PV table.
@@ -187,8 +208,7 @@ where
             ordering: OrderingTables::new(game.move_space()),
             stats: SearchStats::default(),
             stopped: false,
-            workers: Vec::new(),
-            workers_wanted: 0,
+            pool: None,
             height: None,
             plies: PlyStack::default(),
         }

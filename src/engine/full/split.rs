@@ -1,14 +1,24 @@
 //! Sharing a node's moves among the threads: the "young brothers wait" rule (see the module
 //! docs of [`super`]). The first move is searched alone; the others are then dealt out, each
 //! thread taking the next move not yet taken.
+//!
+//! The helper threads are started once per search ([`SplitPool::start`]) and wait for work,
+//! each with its own searcher (ordering tables and per-ply buffers kept from split to split):
+//! a split sends each of them the position and the moves, and collects what they found.
+//! (Starting threads for every split cost each split a thread creation per helper, which in
+//! short searches took as long as the split saved.)
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::{Scope, ScopedJoinHandle};
 
-use super::Searcher;
-use crate::engine::ordering::OrderingTables;
+use super::{Control, Searcher};
+use crate::engine::settings::EngineSettings;
+use crate::engine::stats::SearchStats;
 use crate::engine::tree::{NoopObserver, SearchObserver};
+use crate::engine::tt::TranspositionTable;
 use crate::engine::{Evaluator, Game};
-
 /// The floor of a sibling's window given the best value so far (see [`RootFold::floor`](super::root::RootFold::floor)).
 pub(super) fn split_floor(best: i32, low: i32, ties_on: bool) -> i32 {
     if ties_on && best > low {
@@ -44,6 +54,79 @@ pub(super) struct RootResult<M> {
 /// Nodes shallower than this are not split: starting the threads would cost more.
 const PARALLEL_DEPTH: u32 = 5;
 
+/// One split's work for a helper thread.
+struct Job<G: Game> {
+    position: G,
+    moves: Arc<[G::Move]>,
+    depth: u32,
+    shared: Arc<SplitState>,
+}
+
+/// What a helper thread did with a [`Job`].
+struct Done<M> {
+    stats: SearchStats,
+    stopped: bool,
+    found: Vec<RootResult<M>>,
+}
+
+/// A helper thread: where its jobs go and where its answers come from.
+struct Helper<G: Game> {
+    jobs: Sender<Job<G>>,
+    done: Receiver<Done<G::Move>>,
+}
+
+/// The helper threads of one search, waiting for splits.
+pub(super) struct SplitPool<G: Game> {
+    helpers: Vec<Helper<G>>,
+}
+
+impl<G: Game> SplitPool<G> {
+    /// Starts `count` helper threads in `scope` for a search of `game`. Returns the pool and
+    /// the threads' handles: drop the pool (the threads then finish) before joining them.
+    pub(super) fn start<'scope, 'env, E: Evaluator<G>>(
+        scope: &'scope Scope<'scope, 'env>,
+        count: usize,
+        game: &'env G,
+        (evaluator, settings): (&'env E, &'env EngineSettings),
+        table: Option<&'env TranspositionTable>,
+        control: &'env Control<'env>,
+    ) -> (Self, Vec<ScopedJoinHandle<'scope, ()>>) {
+        let mut helpers = Vec::with_capacity(count);
+        let mut handles = Vec::with_capacity(count);
+        for _ in 0..count {
+            let (jobs, job_rx) = channel::<Job<G>>();
+            let (done_tx, done) = channel();
+            handles.push(scope.spawn(move || {
+                let mut observer = NoopObserver;
+                let mut worker = Searcher::new(
+                    game,
+                    (evaluator, settings),
+                    &mut observer,
+                    table,
+                    control,
+                    None,
+                );
+                while let Ok(job) = job_rx.recv() {
+                    worker.stopped = false;
+                    worker.plies.ensure(job.shared.ply + job.depth as usize + 2);
+                    let mut own = job.position;
+                    let found = worker.take_moves(&mut own, job.depth, &job.moves, &job.shared);
+                    let done = Done {
+                        stats: std::mem::take(&mut worker.stats),
+                        stopped: worker.stopped,
+                        found,
+                    };
+                    if done_tx.send(done).is_err() {
+                        break;
+                    }
+                }
+            }));
+            helpers.push(Helper { jobs, done });
+        }
+        (Self { helpers }, handles)
+    }
+}
+
 impl<G, E, O> Searcher<'_, G, E, O>
 where
     G: Game,
@@ -51,9 +134,9 @@ where
     O: SearchObserver<G::Move>,
 {
     /// Whether a node `depth` moves from the horizon with `moves` moves is worth sharing
-    /// among the threads (only the thread that owns the others splits, and not twice at once).
+    /// among the threads (only the thread that owns the pool splits, and not twice at once).
     pub(super) fn can_split(&self, depth: u32, moves: usize) -> bool {
-        !self.workers.is_empty() && depth >= PARALLEL_DEPTH && moves > 2
+        self.pool.is_some() && depth >= PARALLEL_DEPTH && moves > 2
     }
 
     /// Searches `moves[1..]` of the node at `ply` on every thread: each thread takes the next
@@ -70,62 +153,52 @@ where
         moves: &[G::Move],
         (best, low, high, ties_on): (i32, i32, i32, bool),
     ) -> Vec<RootResult<G::Move>> {
-        let shared = SplitState {
+        let shared = Arc::new(SplitState {
             next: AtomicUsize::new(1),
             best: AtomicI32::new(best),
             low,
             high,
             ties_on,
             ply,
-        };
-        let (evaluator, settings, table, control) =
-            (self.evaluator, self.settings, self.table, self.control);
-        let position = game.clone();
-        let mut tables = std::mem::take(&mut self.workers);
-        let results = std::thread::scope(|scope| {
-            let handles: Vec<_> = tables
-                .drain(..)
-                .map(|ordering| {
-                    let (shared, position) = (&shared, &position);
-                    scope.spawn(move || {
-                        let mut observer = NoopObserver;
-                        let mut worker = Searcher::new(
-                            position,
-                            (evaluator, settings),
-                            &mut observer,
-                            table,
-                            control,
-                            None,
-                        );
-                        worker.ordering = ordering;
-                        worker.plies.ensure(ply + depth as usize + 2);
-                        let mut own = position.clone();
-                        let found = worker.take_moves(&mut own, depth, moves, shared);
-                        (worker.ordering, worker.stats, worker.stopped, found)
-                    })
-                })
-                .collect();
-            let mut found = self.take_moves(game, depth, moves, &shared);
-            for handle in handles {
-                // A worker that panicked took its moves with it: they count as unsearched,
-                // which only a stop would otherwise cause.
-                match handle.join() {
-                    Ok((ordering, stats, stopped, more)) => {
-                        tables.push(ordering);
-                        self.stats.merge_counts(&stats);
-                        self.stopped |= stopped;
-                        found.extend(more);
-                    }
-                    Err(_) => self.stopped = true,
-                }
-            }
-            found
         });
-        while tables.len() < self.workers_wanted {
-            tables.push(OrderingTables::new(game.move_space()));
+        // Taken for the split: the nodes below it do not split again.
+        let Some(pool) = self.pool.take() else {
+            return self.take_moves(game, depth, moves, &shared);
+        };
+        let shared_moves: Arc<[G::Move]> = Arc::from(moves);
+        // A helper that panicked has dropped its end: its jobs cannot be sent, and whatever
+        // it took counts as unsearched, which only a stop would otherwise cause.
+        let busy: Vec<bool> = pool
+            .helpers
+            .iter()
+            .map(|helper| {
+                helper
+                    .jobs
+                    .send(Job {
+                        position: game.clone(),
+                        moves: Arc::clone(&shared_moves),
+                        depth,
+                        shared: Arc::clone(&shared),
+                    })
+                    .is_ok()
+            })
+            .collect();
+        let mut found = self.take_moves(game, depth, moves, &shared);
+        for (helper, busy) in pool.helpers.iter().zip(busy) {
+            if !busy {
+                continue;
+            }
+            match helper.done.recv() {
+                Ok(done) => {
+                    self.stats.merge_counts(&done.stats);
+                    self.stopped |= done.stopped;
+                    found.extend(done.found);
+                }
+                Err(_) => self.stopped = true,
+            }
         }
-        self.workers = tables;
-        results
+        self.pool = Some(pool);
+        found
     }
 
     /// The loop of one thread in [`Searcher::split`].
