@@ -219,6 +219,16 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
         self.move_index(mv)
     }
 
+    /// The move whose [`Game::table_move_index_in`] `orientation` is `index`, if it is one
+    /// the search generates here: a legal move, and when `solving` one of
+    /// [`Game::solver_moves`]. The full engine then searches the table's move before it
+    /// generates and orders the others, which a cut-off by that move saves. The default,
+    /// `None`, has it generate the moves first.
+    fn table_move(&self, orientation: usize, index: usize, solving: bool) -> Option<Self::Move> {
+        let _ = (orientation, index, solving);
+        None
+    }
+
     /// True when [`Game::order_hint`] is worth using instead of evaluating each child.
     const ORDER_HINTS: bool = false;
 

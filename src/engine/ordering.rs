@@ -12,6 +12,10 @@
 //!
 //! Moves are sorted by one `i64` key: the TT move gets a band above every static key; below
 //! it the static key dominates the killer bonus, which dominates the history score.
+//!
+//! The node search picks in stages: the table's move first, played before any other move is
+//! generated when the game can say it is legal ([`crate::engine::Game::table_move`]); then
+//! the others from a [`PickList`], which sorts only as far as moves are asked for.
 
 use super::Player;
 
@@ -134,6 +138,90 @@ pub fn move_key(
     key
 }
 
+/// Picks after which the rest of a [`PickList`] is sorted at once: scanning for the best of
+/// n moves n times would cost n² in nodes where every move is searched.
+const SCANNED_PICKS: usize = 2;
+
+/// The moves of a node with their sort keys ([`move_key`]), handed out best first and only
+/// when asked for: the first picks each scan for the best remaining key, and the rest is
+/// sorted only once those have not cut off. A node that cuts off on its first move does no
+/// sorting. Equal keys come out in the order they were pushed (generation order), exactly
+/// as from a stable sort, so that searches stay reproducible.
+#[derive(Debug)]
+pub struct PickList<M> {
+    keyed: Vec<(i64, M)>,
+    /// How many moves have been handed out (they are `keyed[..next]`, in that order).
+    next: usize,
+    sorted: bool,
+}
+
+impl<M: Copy> PickList<M> {
+    /// An empty list in `buffer` (its contents are dropped, its room kept).
+    pub fn new(mut buffer: Vec<(i64, M)>) -> Self {
+        buffer.clear();
+        Self {
+            keyed: buffer,
+            next: 0,
+            sorted: false,
+        }
+    }
+
+    /// Adds `mv` with the sort key `key`.
+    #[inline]
+    pub fn push(&mut self, key: i64, mv: M) {
+        self.keyed.push((key, mv));
+    }
+
+    /// The number of moves in the list, handed out or not.
+    pub fn len(&self) -> usize {
+        self.keyed.len()
+    }
+
+    /// True when the list has no moves.
+    pub fn is_empty(&self) -> bool {
+        self.keyed.is_empty()
+    }
+
+    /// The best move not yet handed out.
+    #[inline]
+    pub fn pick(&mut self) -> Option<M> {
+        let next = self.next;
+        let rest = self.keyed.get_mut(next..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        if !self.sorted {
+            if next >= SCANNED_PICKS {
+                rest.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+                self.sorted = true;
+            } else {
+                let mut top = 0;
+                for (i, &(key, _)) in rest.iter().enumerate().skip(1) {
+                    if key > rest[top].0 {
+                        top = i;
+                    }
+                }
+                // Rotating keeps the others in their order: a stable selection.
+                rest[..=top].rotate_right(1);
+            }
+        }
+        self.next += 1;
+        Some(rest[0].1)
+    }
+
+    /// Hands out every remaining move, best first, into `out` (after what it holds).
+    pub fn drain_into(&mut self, out: &mut Vec<M>) {
+        while let Some(mv) = self.pick() {
+            out.push(mv);
+        }
+    }
+
+    /// The buffer back, for the next node at the same ply.
+    pub fn into_buffer(self) -> Vec<(i64, M)> {
+        self.keyed
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,6 +265,29 @@ mod tests {
             history: false,
         };
         assert_eq!(move_key(none, true, 1, [Some(1), None], 50, 9), 0);
+    }
+
+    #[test]
+    fn picks_come_out_as_from_a_stable_sort() {
+        let keys = [3i64, 9, 1, 9, 3, 7, 9, 0, 3];
+        let mut expected: Vec<(i64, usize)> = keys.iter().copied().zip(0..).collect();
+        expected.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        let expected: Vec<usize> = expected.into_iter().map(|(_, i)| i).collect();
+        // Any number of single picks, then the rest at once.
+        for singles in 0..=keys.len() {
+            let mut list = PickList::new(vec![(5, 99)]);
+            for (i, &key) in keys.iter().enumerate() {
+                list.push(key, i);
+            }
+            assert_eq!(list.len(), keys.len());
+            let mut got: Vec<usize> = (0..singles).filter_map(|_| list.pick()).collect();
+            list.drain_into(&mut got);
+            assert_eq!(got, expected, "{singles} single picks");
+            assert_eq!(list.pick(), None);
+        }
+        let mut empty = PickList::<u8>::new(Vec::new());
+        assert!(empty.is_empty());
+        assert_eq!(empty.pick(), None);
     }
 
     #[test]

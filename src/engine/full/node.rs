@@ -2,7 +2,7 @@
 //! table (probe, cut-off and store, with node-relative values) and move ordering.
 
 use super::{POLL_INTERVAL, Searcher};
-use crate::engine::ordering::move_key;
+use crate::engine::ordering::{PickList, move_key};
 use crate::engine::ply::{child_key, search_child};
 use crate::engine::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
 use crate::engine::tree::{Bound, SearchObserver};
@@ -21,21 +21,26 @@ where
         child_key(game, mv, ply, self.evaluator, &mut self.stats)
     }
 
-    /// The moves of the node at `ply`, best-looking first. The static part is the game's
-    /// cheap hint where it has one, else the evaluation of each child; the latter is skipped
-    /// one move above the horizon, where the children are evaluated as leaves anyway and
-    /// sorting them first would evaluate each twice without saving a single leaf.
-    pub(super) fn ordered_moves(
+    /// The moves of the node at `ply` other than `searched` (a move already searched), with
+    /// their ordering keys, in a [`PickList`] that hands them out best first. The static part
+    /// of a key is the game's cheap hint where it has one, else the evaluation of each child;
+    /// the latter is skipped one move above the horizon, where the children are evaluated as
+    /// leaves anyway and sorting them first would evaluate each twice without saving a
+    /// single leaf.
+    fn pick_list(
         &mut self,
         game: &mut G,
         ply: usize,
         depth: u32,
         tt_move: Option<u16>,
-    ) -> Vec<G::Move> {
+        searched: Option<G::Move>,
+    ) -> PickList<G::Move> {
         let mut moves = std::mem::take(&mut self.plies.moves[ply]);
         self.generate(game, &mut moves);
-        let mut keyed = std::mem::take(&mut self.plies.keyed[ply]);
-        keyed.clear();
+        if let Some(done) = searched {
+            moves.retain(|&mv| mv != done);
+        }
+        let mut list = PickList::new(std::mem::take(&mut self.plies.keyed[ply]));
         let mut switches = self.switches;
         switches.static_eval &= G::ORDER_HINTS || depth > 1;
         let any = switches.static_eval
@@ -43,14 +48,16 @@ where
             || switches.killers
             || switches.history;
         if moves.len() < 2 || !any {
-            self.plies.keyed[ply] = keyed;
-            return moves;
+            for &mv in &moves {
+                list.push(0, mv);
+            }
+            self.plies.moves[ply] = moves;
+            return list;
         }
         let killers = self.ordering.killers(ply);
         let mover = game.to_move();
         let orientation = game.table_orientation();
-        let mut top = 0;
-        for (i, &mv) in moves.iter().enumerate() {
+        for &mv in &moves {
             let index = game.move_index(mv);
             let static_key = if !switches.static_eval {
                 0
@@ -69,32 +76,40 @@ where
                 static_key,
                 self.ordering.history(mover, index),
             );
-            if key > keyed.get(top).map_or(i64::MIN, |&(k, _)| k) {
-                top = i;
-            }
-            keyed.push((key, mv));
+            list.push(key, mv);
         }
-        // Only the first move is placed now (most cut-offs come from it); the others are
-        // sorted when they are needed (`order_rest`). Rotating it to the front keeps the
-        // others in generation order, so the final order is that of a stable sort.
-        keyed[..=top].rotate_right(1);
+        self.plies.moves[ply] = moves;
+        list
+    }
+
+    /// The moves of the node at `ply`, best-looking first (see [`Self::pick_list`]).
+    pub(super) fn ordered_moves(
+        &mut self,
+        game: &mut G,
+        ply: usize,
+        depth: u32,
+        tt_move: Option<u16>,
+    ) -> Vec<G::Move> {
+        let mut list = self.pick_list(game, ply, depth, tt_move, None);
+        let mut moves = std::mem::take(&mut self.plies.moves[ply]);
         moves.clear();
-        moves.extend(keyed.iter().map(|&(_, mv)| mv));
-        self.plies.keyed[ply] = keyed;
+        list.drain_into(&mut moves);
+        self.plies.keyed[ply] = list.into_buffer();
         moves
     }
 
-    /// Sorts the moves after the first of the node at `ply` by their keys (stable: equal keys
-    /// keep generation order, so searches stay reproducible), once the first has not cut off.
-    pub(super) fn order_rest(&mut self, ply: usize, moves: &mut [G::Move]) {
-        let keyed = &mut self.plies.keyed[ply];
-        if keyed.len() != moves.len() || keyed.len() < 3 {
-            return;
+    /// The table's move, when it may be searched before the others are generated: the
+    /// ordering asks for it, no candidate limit skips moves, and the game knows it legal.
+    fn table_move_first(&self, game: &G, tt_move: Option<u16>) -> Option<G::Move> {
+        let index = tt_move?;
+        if !self.switches.tt_move || self.settings.candidates > 0 {
+            return None;
         }
-        keyed[1..].sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-        for (slot, &(_, mv)) in moves.iter_mut().zip(keyed.iter()).skip(1) {
-            *slot = mv;
-        }
+        game.table_move(
+            game.table_orientation(),
+            usize::from(index),
+            self.settings.solve,
+        )
     }
 
     pub(super) fn child(
@@ -214,80 +229,121 @@ where
                 }
             }
         }
-        let mut moves = self.ordered_moves(game, ply, depth, tt_move);
         let mover = game.to_move();
         let mut best = -INFINITY;
         let mut best_index = None;
         let mut low = alpha;
-        let mut skipped = 0;
         // Candidate limits skip legal moves: nothing searched with them is proven.
         let mut height = (self.settings.candidates == 0).then_some(0);
-        // With several threads, the moves after the first are shared among them once the
-        // first has not cut off.
-        let split = self.can_split(depth, moves.len());
-        let alone = if split { 1 } else { moves.len() };
-        let mut cut_at = None;
-        for i in 0..alone {
-            if i == 1 {
-                self.order_rest(ply, &mut moves);
-            }
-            let child_move = moves[i];
-            let value = if i == 0 {
-                self.child(game, child_move, depth, ply, low, beta)
-            } else {
-                self.sibling(game, child_move, depth, ply, low, beta)
-            };
-            if self.stopped {
-                break;
-            }
-            height = height.zip(self.height).map(|(h, c)| h.max(c + 1));
-            if value > best {
+        // The moves searched so far on this thread, the first of them first; the move that
+        // cut off, if one did.
+        let mut searched = 0;
+        let mut first = None;
+        let mut cut = None;
+        // Stage 1: the table's move, before any other move is generated.
+        let early = self.table_move_first(game, tt_move);
+        if let Some(mv) = early {
+            let value = self.child(game, mv, depth, ply, low, beta);
+            if !self.stopped {
+                searched = 1;
+                first = Some(mv);
+                height = height.zip(self.height).map(|(h, c)| h.max(c + 1));
                 best = value;
-                best_index = Some(game.table_move_index(child_move));
-                self.plies.pv.update(ply, child_move);
+                best_index = Some(game.table_move_index(mv));
+                self.plies.pv.update(ply, mv);
                 low = low.max(value);
-            }
-            if low >= beta {
-                cut_at = Some(i);
-                break;
+                if low >= beta {
+                    cut = Some(mv);
+                }
             }
         }
-        if split && cut_at.is_none() && !self.stopped {
-            self.order_rest(ply, &mut moves);
-            let start = best.max(alpha);
-            let mut results = self.split(game, depth, ply, &moves, (start, alpha, beta, false));
-            results.sort_by_key(|r| r.index);
-            // The first move's value is exact or a lower bound; so far nothing is only an
-            // upper bound.
-            let mut best_is_upper = false;
-            for r in results {
-                height = height.zip(r.height).map(|(h, c)| h.max(c + 1));
-                // A move that failed low under a floor raised by another thread is at most
-                // that floor: it may equal the best value without being as good, so it never
-                // displaces a move that reached the value.
-                let is_upper = r.value <= r.floor;
-                if r.value > best || (r.value == best && best_is_upper && !is_upper) {
-                    best_is_upper = is_upper;
-                    best = r.value;
-                    best_index = Some(game.table_move_index(moves[r.index]));
-                    self.plies.pv[ply].clone_from(&r.pv);
-                    low = low.max(r.value);
+        // Stage 2: the others, ordered as far as they are reached. With several threads,
+        // they are shared among them once the first move has not cut off.
+        let mut total = searched;
+        if cut.is_none() && !self.stopped {
+            let mut list = self.pick_list(game, ply, depth, tt_move, early);
+            total += list.len();
+            let split = self.can_split(depth, total);
+            while !(split && searched == 1) {
+                let Some(mv) = list.pick() else {
+                    break;
+                };
+                let value = if searched == 0 {
+                    self.child(game, mv, depth, ply, low, beta)
+                } else {
+                    self.sibling(game, mv, depth, ply, low, beta)
+                };
+                if self.stopped {
+                    break;
+                }
+                searched += 1;
+                first = first.or(Some(mv));
+                height = height.zip(self.height).map(|(h, c)| h.max(c + 1));
+                if value > best {
+                    best = value;
+                    best_index = Some(game.table_move_index(mv));
+                    self.plies.pv.update(ply, mv);
+                    low = low.max(value);
                 }
                 if low >= beta {
-                    cut_at = Some(r.index);
+                    cut = Some(mv);
                     break;
                 }
             }
+            if split
+                && cut.is_none()
+                && !self.stopped
+                && let Some(first) = first
+            {
+                let mut moves = std::mem::take(&mut self.plies.moves[ply]);
+                moves.clear();
+                moves.push(first);
+                list.drain_into(&mut moves);
+                let start = best.max(alpha);
+                let mut results = self.split(game, depth, ply, &moves, (start, alpha, beta, false));
+                results.sort_by_key(|r| r.index);
+                // The first move's value is exact or a lower bound; so far nothing is only an
+                // upper bound.
+                let mut best_is_upper = false;
+                for r in results {
+                    height = height.zip(r.height).map(|(h, c)| h.max(c + 1));
+                    // A move that failed low under a floor raised by another thread is at
+                    // most that floor: it may equal the best value without being as good, so
+                    // it never displaces a move that reached the value.
+                    let is_upper = r.value <= r.floor;
+                    if r.value > best || (r.value == best && best_is_upper && !is_upper) {
+                        best_is_upper = is_upper;
+                        best = r.value;
+                        best_index = Some(game.table_move_index(moves[r.index]));
+                        self.plies.pv[ply].clone_from(&r.pv);
+                        low = low.max(r.value);
+                    }
+                    if low >= beta {
+                        cut = Some(moves[r.index]);
+                        searched = r.index + 1;
+                        break;
+                    }
+                }
+                self.plies.moves[ply] = moves;
+            }
+            self.plies.keyed[ply] = list.into_buffer();
+        } else if O::RECORDS && cut.is_some() {
+            // The record says how many moves a cut-off skipped: count them (only when
+            // recording, since not generating them is the point).
+            let mut moves = std::mem::take(&mut self.plies.moves[ply]);
+            self.generate(game, &mut moves);
+            total = moves.len().max(1);
+            self.plies.moves[ply] = moves;
         }
-        if let Some(i) = cut_at {
+        let mut skipped = 0;
+        if let Some(mv) = cut {
             self.stats.cutoffs += 1;
             if self.switches.killers || self.switches.history {
-                let index = game.move_index(moves[i]);
+                let index = game.move_index(mv);
                 self.ordering.record_cutoff(mover, index, ply, depth);
             }
-            skipped = (moves.len() - i - 1) as u32;
+            skipped = total.saturating_sub(searched) as u32;
         }
-        self.plies.moves[ply] = moves;
         let bound = Bound::of(best, alpha, beta);
         if self.stopped {
             self.height = None;

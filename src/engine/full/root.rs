@@ -119,8 +119,7 @@ where
         // Depth 2 asks for static ordering even when the search is one move deep.
         let mut generated = Vec::new();
         self.generate(game, &mut generated);
-        let mut moves = self.ordered_moves(game, 0, 2, tt_move);
-        self.order_rest(0, &mut moves);
+        let moves = self.ordered_moves(game, 0, 2, tt_move);
         let root: Vec<RootMove<G::Move>> = moves
             .iter()
             .map(|&mv| RootMove {

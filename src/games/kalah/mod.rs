@@ -525,6 +525,13 @@ impl Game for Kalah {
         self.pit_count()
     }
 
+    /// Every pit with stones is legal (and a solve searches all of them).
+    #[inline]
+    fn table_move(&self, _orientation: usize, index: usize, _solving: bool) -> Option<Pit> {
+        let pit = Pit::try_from(index).ok()?;
+        (self.sowable(pit) > 0).then_some(pit)
+    }
+
     const ORDER_HINTS: bool = true;
 
     /// Extra turns first, then by the stones the move banks: those sown into the own store
