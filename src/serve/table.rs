@@ -410,9 +410,7 @@ impl<G: Describe> Table for GameTable<G> {
         Ok(Box::new(move |stop, sink| {
             let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let result = engine.think(&game, stop, &mut |progress| {
-                if progress.best.is_some() {
-                    sink(line(&id, "info", search_fields(&game, progress)));
-                }
+                sink(line(&id, "info", search_fields(&game, progress)));
             });
             let mut fields = search_fields(&game, &result);
             fields.insert("completed".into(), json!(result.completed));
