@@ -3,7 +3,7 @@
 //! validator for the part of JSON Schema that file uses), and a property test driving the
 //! protocol's core in-process against the library.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
@@ -820,7 +820,7 @@ fn respond(core: &mut Core, request: &Value) -> Value {
     serde_json::from_str(last).unwrap()
 }
 
-fn agrees<G: Describe>(options: Value, choices: &[usize]) {
+fn agrees<G: Describe>(options: &Value, choices: &[usize]) {
     let mut core = Core::new(Config::builtin().unwrap(), EngineSettings::default()).unwrap();
     let state = respond(
         &mut core,
@@ -893,9 +893,9 @@ proptest! {
         choices in prop::collection::vec(0usize..1000, 0..40),
     ) {
         use gametree::games::{dots::Dots, gomoku::Gomoku, kalah::Kalah, tictactoe::TicTacToe};
-        agrees::<TicTacToe>(json!({}), &choices);
-        agrees::<Gomoku>(json!({"size": 6, "connect": 4}), &choices);
-        agrees::<Kalah>(json!({"pits": 4, "stones": 2}), &choices);
-        agrees::<Dots>(json!({"rows": 2, "cols": 3}), &choices);
+        agrees::<TicTacToe>(&json!({}), &choices);
+        agrees::<Gomoku>(&json!({"size": 6, "connect": 4}), &choices);
+        agrees::<Kalah>(&json!({"pits": 4, "stones": 2}), &choices);
+        agrees::<Dots>(&json!({"rows": 2, "cols": 3}), &choices);
     }
 }

@@ -383,10 +383,11 @@ impl<G: Describe> Table for GameTable<G> {
         if count > self.moves.len() {
             return Err(ProtocolError::new(
                 ErrorKind::NothingToUndo,
-                format!(
-                    "undo {count}: only {} moves have been played",
-                    self.moves.len()
-                ),
+                match self.moves.len() {
+                    0 => format!("undo {count}: no move has been played"),
+                    1 => format!("undo {count}: only 1 move has been played"),
+                    n => format!("undo {count}: only {n} moves have been played"),
+                },
             ));
         }
         let keep = self.moves.len() - count;
