@@ -471,7 +471,7 @@ fn dots_and_gomoku_transcripts() {
     assert_eq!(state["to_move_name"], "Black");
     let state = served.one(json!({"cmd": "play", "move": "d4"}));
     assert_eq!(state["position"]["rows"][3], "...X...");
-    let (infos, best) = served.ask(json!({"cmd": "go", "depth": 2, "seed": 3}));
+    let (infos, best) = served.ask(json!({"cmd": "go", "depth": 2, "time_ms": 0, "seed": 3}));
     assert_eq!(best["type"], "bestmove");
     assert_eq!(best["completed"], true);
     assert_eq!(best["depth"], 2);
@@ -698,7 +698,7 @@ fn piped_requests_are_all_answered_before_the_end() {
     let mut served = Served::start(&["--seed", "5"]);
     served.send_raw(
         b"{\"id\":1,\"cmd\":\"new\",\"game\":\"kalah\",\"options\":{\"pits\":4,\"stones\":3}}\n\
-          {\"id\":2,\"cmd\":\"go\",\"depth\":6}\n\
+          {\"id\":2,\"cmd\":\"go\",\"depth\":6,\"time_ms\":0}\n\
           {\"id\":3,\"cmd\":\"play\",\"move\":\"a\"}\n\
           {\"id\":4,\"cmd\":\"state\"}\n",
     );
@@ -755,7 +755,12 @@ fn whole_game(served: &mut Served, game: &str, options: &Value, go: &Value) -> (
 fn a_whole_game_of_every_kind_through_the_protocol() {
     let mut served = Served::start(&["--seed", "11"]);
     let quick = json!({"depth": 2, "time_ms": 0});
-    let (state, _) = whole_game(&mut served, "tictactoe", &json!({}), &json!({"depth": 9}));
+    let (state, _) = whole_game(
+        &mut served,
+        "tictactoe",
+        &json!({}),
+        &json!({"depth": 9, "time_ms": 0}),
+    );
     assert_eq!(
         state["outcome"],
         json!({"winner": null, "margin": 0}),
