@@ -299,6 +299,11 @@ impl Served {
             .lines
             .recv_timeout(PATIENCE)
             .expect("an answer (the server went silent or ended)");
+        // `id` and `type` come first, for people reading transcripts (a tree: its nodes).
+        assert!(
+            line.starts_with("{\"id\":") || line.starts_with("{\"nodes\":"),
+            "{line}"
+        );
         let value: Value = serde_json::from_str(&line).unwrap();
         assert_response(&value);
         value

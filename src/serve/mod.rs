@@ -98,7 +98,7 @@ impl Core {
     pub fn handle(&mut self, text: &str) -> Reply {
         match request::parse(text) {
             Ok(request) => self.request(request),
-            Err((id, e)) => Reply::Lines(vec![e.response(&id).to_string()]),
+            Err((id, e)) => Reply::Lines(vec![e.response(&id)]),
         }
     }
 
@@ -123,12 +123,12 @@ impl Core {
         let answer = |result: Result<Map<String, Value>, ProtocolError>, kind: &str| {
             Reply::Lines(vec![match result {
                 Ok(fields) => line(&id, kind, fields),
-                Err(e) => e.response(&id).to_string(),
+                Err(e) => e.response(&id),
             }])
         };
         let job = |result: Result<Job, ProtocolError>| match result {
             Ok(job) => Reply::Job(job),
-            Err(e) => Reply::Lines(vec![e.response(&id).to_string()]),
+            Err(e) => Reply::Lines(vec![e.response(&id)]),
         };
         match request.command {
             Command::Hello => answer(Ok(self.hello()), "hello"),
@@ -347,9 +347,8 @@ impl<W: Write> Server<W> {
                 }
                 Event::Failed => {
                     let id = self.running.as_ref().map_or(Value::Null, |r| r.id.clone());
-                    let error = ProtocolError::new(ErrorKind::Internal, "the search failed")
-                        .response(&id)
-                        .to_string();
+                    let error =
+                        ProtocolError::new(ErrorKind::Internal, "the search failed").response(&id);
                     self.send(&error)?;
                     if self.finished()? == Flow::Exit {
                         return Ok(());
@@ -431,7 +430,7 @@ impl<W: Write> Server<W> {
                         "a line of {length} bytes: requests are at most {MAX_LINE} bytes (the line was skipped unread)"
                     ),
                 );
-                self.send(&error.response(&Value::Null).to_string())?;
+                self.send(&error.response(&Value::Null))?;
                 return Ok(Flow::Continue);
             }
             Input::End => return Ok(Flow::Continue),

@@ -70,13 +70,14 @@ impl ProtocolError {
         }
     }
 
-    /// The error response to request `id`.
-    pub fn response(&self, id: &Value) -> Value {
-        json!({
-            "id": id,
-            "type": "error",
-            "error": { "kind": self.kind, "message": self.message },
-        })
+    /// The error response to request `id`, as a line.
+    pub fn response(&self, id: &Value) -> String {
+        let mut fields = Map::new();
+        fields.insert(
+            "error".into(),
+            json!({ "kind": self.kind, "message": self.message }),
+        );
+        super::table::line(id, "error", fields)
     }
 }
 

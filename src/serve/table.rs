@@ -287,13 +287,16 @@ fn search_fields<G: Game>(game: &G, result: &SearchResult<G::Move>) -> Map<Strin
     out
 }
 
-/// One response line: `id`, `type`, then `fields`.
+/// One response line: `id` and `type` first (for people reading transcripts), then
+/// `fields` (in alphabetical order).
 pub fn line(id: &Value, kind: &str, fields: Map<String, Value>) -> String {
-    let mut object = Map::new();
-    object.insert("id".into(), id.clone());
-    object.insert("type".into(), json!(kind));
-    object.extend(fields);
-    Value::Object(object).to_string()
+    let rest = Value::Object(fields).to_string();
+    let inner = rest
+        .strip_prefix('{')
+        .and_then(|r| r.strip_suffix('}'))
+        .unwrap_or("");
+    let separator = if inner.is_empty() { "" } else { "," };
+    format!("{{\"id\":{id},\"type\":{}{separator}{inner}}}", json!(kind))
 }
 
 /// Perft that a stop flag ends (checked every few thousand leaves): the count, and whether
@@ -566,8 +569,7 @@ impl<G: Describe> Table for GameTable<G> {
                     text
                 }
                 _ => ProtocolError::new(ErrorKind::Internal, "the tree could not be written")
-                    .response(&id)
-                    .to_string(),
+                    .response(&id),
             }
         }))
     }
