@@ -56,6 +56,9 @@ pub enum Command {
     Tune(crate::tournament::command::TuneArgs),
     /// Plays Gomoku as a Gomocup brain: the protocol on stdin and stdout (see docs/brain.md).
     Brain(crate::brain::BrainArgs),
+    /// A machine interface for every game: JSON lines on stdin and stdout, for programs
+    /// (GUIs, bots, autograders); see docs/protocol.md.
+    Serve(crate::serve::ServeArgs),
 }
 
 /// `gametree bench`.
@@ -170,9 +173,15 @@ pub enum Humans {
 pub struct PlayArgs {
     /// tictactoe, gomoku, kalah or dots (not needed with --load).
     pub game: Option<String>,
-    /// Line mode at the prompt instead of the full-screen program.
+    /// Line mode at the prompt instead of the full-screen program: for people. Programs
+    /// are better served by `gametree serve` (JSON lines, every game; docs/protocol.md).
     #[arg(long)]
     pub text: bool,
+    /// With --text: no board redraws and no prompts, only the engine's moves and the
+    /// result; a refused line (illegal move, nothing to undo) ends the program with its
+    /// error on stderr and exit status 1.
+    #[arg(long, requires = "text")]
+    pub quiet: bool,
     /// Which sides a human plays (default: from the config).
     #[arg(long, value_enum)]
     pub human: Option<Humans>,
@@ -637,8 +646,10 @@ fn stop_after(stop: StopFlag, limit: std::time::Duration) -> std::sync::mpsc::Se
     done
 }
 
-/// `gametree play GAME --text`: line mode at the prompt.
-pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()> {
+/// `gametree play GAME --text`: line mode at the prompt. Refused lines are reported on
+/// stderr; with `quiet`, no board or prompt is printed and the first refused line ends the
+/// program with an error.
+pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool) -> Result<()> {
     let options = config.game_options::<G>()?;
     let mut session = Session::<G>::new(options.clone());
     for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
@@ -655,16 +666,26 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
     let mut players = engines::<G>(config, &options, &EngineFlags::default())?;
     let mut input = std::io::stdin().lock();
     let stop = StopFlag::new();
-    writeln!(
-        std::io::stdout(),
-        "{} — type a move, `undo`, `hint`, `moves` or `quit`.{}\n",
-        G::KIND.title(),
-        if G::KIND == GameKind::Kalah {
-            "\nThe numbers left and right of the pits are the stores: North's left, South's right."
-        } else {
-            ""
+    if !quiet {
+        writeln!(
+            std::io::stdout(),
+            "{} — type a move, `undo`, `hint`, `moves` or `quit`.{}\n",
+            G::KIND.title(),
+            if G::KIND == GameKind::Kalah {
+                "\nThe numbers left and right of the pits are the stores: North's left, South's right."
+            } else {
+                ""
+            }
+        )?;
+    }
+    // A refused line: on stderr; in quiet mode (a script) it ends the program.
+    let refuse = |message: String| -> Result<()> {
+        if quiet {
+            bail!("{message}");
         }
-    )?;
+        eprintln!("{message}");
+        Ok(())
+    };
     // Who moved last, to announce a second move in a row (Kalah's and Dots' extra turns).
     let mut last_mover: Option<Player> = None;
     loop {
@@ -672,13 +693,18 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
         if game.outcome().is_some() {
             // The result line says it; a board that states it as well would say it twice.
             let board = game.to_string();
-            for line in board.lines().filter(|l| !l.starts_with("Game over")) {
+            for line in board
+                .lines()
+                .filter(|l| !quiet && !l.starts_with("Game over"))
+            {
                 writeln!(std::io::stdout(), "{line}")?;
             }
             writeln!(std::io::stdout(), "result: {}", outcome_text(&game))?;
             return Ok(());
         }
-        writeln!(std::io::stdout(), "{game}")?;
+        if !quiet {
+            writeln!(std::io::stdout(), "{game}")?;
+        }
         let mover = game.to_move();
         if last_mover == Some(mover) && session.cursor() > 0 {
             writeln!(
@@ -705,18 +731,22 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
             last_mover = Some(mover);
             continue;
         }
-        write!(std::io::stdout(), "{} to move> ", G::side_name(mover))?;
-        std::io::stdout().flush()?;
+        if !quiet {
+            write!(std::io::stdout(), "{} to move> ", G::side_name(mover))?;
+            std::io::stdout().flush()?;
+        }
         let mut bytes = Vec::new();
         if input.read_until(b'\n', &mut bytes)? == 0 {
             // End of input (Ctrl-D): the shell's prompt goes on a line of its own.
-            writeln!(std::io::stdout())?;
+            if !quiet {
+                writeln!(std::io::stdout())?;
+            }
             return Ok(());
         }
         let Ok(line) = String::from_utf8(bytes) else {
-            writeln!(
-                std::io::stdout(),
-                "that line is not valid UTF-8; type a move, `undo`, `hint`, `moves` or `quit`\n"
+            refuse(
+                "that line is not valid UTF-8; type a move, `undo`, `hint`, `moves` or `quit`"
+                    .to_string(),
             )?;
             continue;
         };
@@ -726,7 +756,7 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
             "quit" | "q" | "exit" => return Ok(()),
             "undo" | "u" => {
                 if session.undo_turn(is_human) == 0 {
-                    writeln!(std::io::stdout(), "nothing to undo\n")?;
+                    refuse("nothing to undo".to_string())?;
                 }
             }
             "moves" => {
@@ -749,9 +779,9 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>) -> Result<()
             text => match game.parse_move(text) {
                 Ok(mv) => match session.play(mv, None) {
                     Ok(()) => last_mover = Some(mover),
-                    Err(e) => writeln!(std::io::stdout(), "{e}\n")?,
+                    Err(e) => refuse(e.to_string())?,
                 },
-                Err(e) => writeln!(std::io::stdout(), "{e}\n")?,
+                Err(e) => refuse(e.to_string())?,
             },
         }
     }
@@ -797,7 +827,7 @@ fn run_command(cli: Cli) -> Result<()> {
                 // Refuse bad --moves here, before the terminal changes.
                 start_position::<G>(&config.game_options::<G>()?, &args.game_flags)?;
                 if args.text {
-                    play_text::<G>(&config, Some(&moves))
+                    play_text::<G>(&config, Some(&moves), args.quiet)
                 } else {
                     crate::tui::run(config, crate::tui::Start::Play { game: kind, moves })
                 }
@@ -823,5 +853,6 @@ fn run_command(cli: Cli) -> Result<()> {
         Some(Command::Tournament(args)) => crate::tournament::command::tournament(&config, &args),
         Some(Command::Tune(args)) => crate::tournament::command::tune(&config, &args),
         Some(Command::Brain(args)) => crate::brain::run(&config, &args),
+        Some(Command::Serve(args)) => crate::serve::run(&config, &args),
     }
 }

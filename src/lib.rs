@@ -12,6 +12,7 @@
 //! - [`cli`]: the commands (thin: parse, then call the library);
 //! - [`tui`]: the full-screen terminal program (setup, board, log, engine panes);
 //! - [`brain`]: the Gomocup brain protocol on stdin/stdout (`gametree brain`);
+//! - [`serve`]: JSON lines on stdin/stdout for every game (`gametree serve`);
 //! - [`error`]: the library's error types.
 
 pub mod bench;
@@ -24,6 +25,7 @@ pub mod export;
 pub mod flags;
 pub mod games;
 pub mod player;
+pub mod serve;
 pub mod session;
 pub mod tournament;
 pub mod tui;

@@ -147,7 +147,16 @@ fn play_text(input: &[u8]) -> String {
 #[test]
 fn play_text_mode_plays_at_the_prompt() {
     let text = play_text(b"zz\nb2\nhint\nundo\nquit\n");
-    assert!(text.contains("cannot read move `zz`"), "{text}");
+    let (status, _, errors) = common::gametree_piped(
+        &["play", "tictactoe", "--text", "--seed", "1"],
+        b"zz\nb2\nquit\n",
+    );
+    assert!(status.success(), "a refused move does not end line mode");
+    assert!(errors.contains("cannot read move `zz`"), "{errors}");
+    assert!(
+        !text.contains("cannot read move"),
+        "errors go to stderr:\n{text}"
+    );
     assert!(text.contains("O plays"), "{text}");
     assert!(text.contains("hint:"), "{text}");
 }
@@ -447,8 +456,16 @@ fn play_text_undo_takes_back_the_turn_and_input_may_end() {
         "{text}"
     );
     assert!(
-        turns[5].starts_with("illegal move b2: b2 is already taken by X"),
-        "{text}"
+        !turns[5].contains("illegal move"),
+        "errors go to stderr:\n{text}"
+    );
+    let (_, _, errors) = common::gametree_piped(
+        &["play", "tictactoe", "--text", "--seed", "1"],
+        b"b2\nundo\nmoves\nb2\nb2\n",
+    );
+    assert!(
+        errors.contains("illegal move b2: b2 is already taken by X"),
+        "{errors}"
     );
     assert_eq!(
         turns[6], "\n",

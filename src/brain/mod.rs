@@ -105,22 +105,15 @@ where
     brain.serve(&rx)
 }
 
-/// Sends every line of `input` (invalid UTF-8 replaced), then the end.
-fn read_lines<R: BufRead>(mut input: R, tx: &Sender<Event>) {
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match input.read_until(b'\n', &mut buffer) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buffer).into_owned();
-                if tx.send(Event::Line(line)).is_err() {
-                    return;
-                }
-            }
-        }
-    }
-    let _ = tx.send(Event::End);
+/// Sends every line of `input` (invalid UTF-8 replaced), then the end: the reader `serve`
+/// uses, with no length limit (the brain protocol has never had one).
+fn read_lines<R: BufRead>(input: R, tx: &Sender<Event>) {
+    use crate::serve::lines::{Input, read_bounded};
+    read_bounded(input, usize::MAX, |input| match input {
+        Input::Line(line) => tx.send(Event::Line(line)).is_ok(),
+        Input::TooLong(_) => true,
+        Input::End => tx.send(Event::End).is_ok(),
+    });
 }
 
 /// What the brain's loop waits for.

@@ -235,3 +235,25 @@ pub fn gametree_with_input(args: &[&str], input: &[u8]) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// Runs the built `gametree` with `args` and `input` on its standard input: its exit
+/// status, standard output and standard error.
+pub fn gametree_piped(args: &[&str], input: &[u8]) -> (std::process::ExitStatus, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A program that ends early (quiet mode refusing a line) may not read all of it.
+    let _ = child.stdin.take().unwrap().write_all(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
