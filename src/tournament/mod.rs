@@ -39,7 +39,7 @@ use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Outcome, Player};
 use crate::error::ConfigError;
 use crate::games::{Playable, splitmix64};
-use crate::player::EnginePlayer;
+use crate::player::SidePlayer;
 use elo::{GamePoints, Tally};
 use entrants::Tournament;
 
@@ -101,6 +101,10 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// How it ended.
     pub outcome: Outcome,
+    /// Why the loser lost without the board deciding: an external brain that crashed,
+    /// hung, said `ERROR` or played an illegal move (`outcome` is then the other's win).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<String>,
 }
 
 impl GameRecord {
@@ -187,11 +191,11 @@ pub fn play_game<G: Playable>(
     scheduled: &ScheduledGame,
     stop: &StopFlag,
 ) -> Result<Option<GameRecord>, ConfigError> {
-    let make = |entrant: usize, player: Player| -> Result<EnginePlayer<G>, ConfigError> {
+    let make = |entrant: usize, player: Player| -> Result<SidePlayer<G>, ConfigError> {
         let e = &tournament.entrants[entrant];
         let mut side = e.side.clone();
         side.engine.seed = Some(engine_seed(tournament.seed, scheduled.index, player));
-        EnginePlayer::new(&side, &e.options, "tournament", &e.name)
+        SidePlayer::new(&side, &e.options, "tournament", &e.name)
     };
     let mut players = [
         make(scheduled.first, Player::First)?,
@@ -204,23 +208,41 @@ pub fn play_game<G: Playable>(
         moves.push(game.format_move(mv));
         game.play(mv);
     }
+    let mut forfeit = None;
     while game.outcome().is_none() {
         if stop.is_raised() {
             return Ok(None);
         }
         let mover = game.to_move();
-        let result = players[mover.index()].think(&game, stop, &mut |_| {});
+        let played = players[mover.index()].play(&game, stop, &mut |_| {}, &mut |_| {});
         if stop.is_raised() {
             return Ok(None);
         }
+        let result = match played {
+            Ok(result) => result,
+            Err(lost) => {
+                forfeit = Some((mover, lost.reason));
+                break;
+            }
+        };
         let Some(mv) = result.best else {
             return Ok(None);
         };
         moves.push(game.format_move(mv));
         game.play(mv);
     }
-    let Some(outcome) = game.outcome() else {
-        return Ok(None);
+    let (outcome, forfeit) = match forfeit {
+        Some((loser, reason)) => (
+            Outcome::Win {
+                winner: loser.other(),
+                margin: 1,
+            },
+            Some(reason),
+        ),
+        None => match game.outcome() {
+            Some(outcome) => (outcome, None),
+            None => return Ok(None),
+        },
     };
     Ok(Some(GameRecord {
         index: scheduled.index,
@@ -230,6 +252,7 @@ pub fn play_game<G: Playable>(
         opening_plies: opening.len(),
         moves,
         outcome,
+        forfeit,
     }))
 }
 
