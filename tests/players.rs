@@ -47,7 +47,7 @@ fn a_whole_game_against_gametree_as_a_brain() {
     let mut game = Gomoku::new_game(&options);
     let mut engine =
         EnginePlayer::<Gomoku>::new(&engine_side(2), &options, "test", "players.first").unwrap();
-    let mut brain = BrainPlayer::new(gametree_brain(), Duration::from_millis(1000), 64 << 20);
+    let mut brain = BrainPlayer::new(gametree_brain(), Duration::from_secs(1), 64 << 20);
     let stop = StopFlag::new();
     let mut messages = Vec::new();
     let mut brain_moves = 0;
@@ -80,7 +80,7 @@ fn a_whole_game_against_gametree_as_a_brain() {
 fn a_brain_resumes_from_any_position_after_an_undo() {
     // Moves it has not seen (an undo, a loaded game) reach it as a BOARD; it answers there.
     let options = GomokuOptions::default();
-    let mut brain = BrainPlayer::new(gametree_brain(), Duration::from_millis(1000), 64 << 20);
+    let mut brain = BrainPlayer::new(gametree_brain(), Duration::from_secs(1), 64 << 20);
     let stop = StopFlag::new();
     let mut game = Gomoku::new_game(&options);
     game.play_line("h8").unwrap();
@@ -234,7 +234,7 @@ fn only_five_in_a_row_gomoku_can_have_a_brain() {
     };
     let kalah = SidePlayer::<gametree::games::kalah::Kalah>::new(
         &side,
-        &Default::default(),
+        &gametree::games::kalah::KalahOptions::default(),
         "test",
         "players.second",
     );
@@ -347,8 +347,8 @@ fn a_failing_brain_loses_its_games_and_the_tournament_goes_on() {
             }
         );
     }
-    assert_eq!(standings.total(0).points(), 2.0);
-    assert_eq!(standings.total(1).points(), 0.0);
+    assert_eq!(standings.total(0).wins, 2);
+    assert_eq!(standings.total(1).losses, 2);
 }
 
 #[test]

@@ -337,12 +337,14 @@ impl Running {
             return vec!["BEGIN".to_string()];
         }
         let known_all = self.known.iter().all(|s| stones.contains(s));
-        if self.side == side && known_all && stones.len() == self.known.len() + 1 {
-            if let Some(&(cell, owner)) = stones.iter().find(|s| !self.known.contains(s)) {
-                if owner != side && game.last_move() == Some(cell) {
-                    return vec![format!("TURN {}", coord_of(game, cell))];
-                }
-            }
+        if self.side == side
+            && known_all
+            && stones.len() == self.known.len() + 1
+            && let Some(&(cell, owner)) = stones.iter().find(|s| !self.known.contains(s))
+            && owner != side
+            && game.last_move() == Some(cell)
+        {
+            return vec![format!("TURN {}", coord_of(game, cell))];
         }
         // In the order it knew them, then the new ones, the last move last.
         let mut order: Vec<(Cell, Player)> = self
@@ -357,10 +359,10 @@ impl Running {
                 order.push(stone);
             }
         }
-        if let Some(stone) = last.and_then(|cell| stones.iter().find(|s| s.0 == cell)) {
-            if !order.contains(stone) {
-                order.push(*stone);
-            }
+        if let Some(stone) = last.and_then(|cell| stones.iter().find(|s| s.0 == cell))
+            && !order.contains(stone)
+        {
+            order.push(*stone);
         }
         let mut lines = vec!["BOARD".to_string()];
         for (cell, owner) in order {
@@ -409,7 +411,10 @@ impl Running {
                     ),
                 ));
             }
-            match self.lines.recv_timeout(POLL.min(limit - waited)) {
+            match self
+                .lines
+                .recv_timeout(POLL.min(limit.saturating_sub(waited)))
+            {
                 Ok(Some(line)) => {
                     if line.trim().is_empty() {
                         continue;
@@ -463,6 +468,7 @@ impl Drop for Running {
     }
 }
 
+#[allow(clippy::needless_pass_by_value)] // Called with `format!`s.
 fn forfeit(name: &str, reason: String) -> BrainError {
     BrainError::Forfeit(format!("brain {name} {reason}"))
 }
