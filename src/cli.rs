@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::json;
 
+use crate::brain::client::BrainLine;
 use crate::config::{Config, PlayerKind};
 use crate::engine::limits::StopFlag;
 use crate::engine::perft;
@@ -19,7 +20,7 @@ use crate::engine::{Game, Player};
 use crate::error::quote;
 pub use crate::flags::{EngineFlags, GameFlags, options_with_flags, parse_game, start_position};
 use crate::games::{GameKind, Playable};
-use crate::player::EnginePlayer;
+use crate::player::{EnginePlayer, Forfeit, SidePlayer};
 use crate::session::Session;
 
 /// gametree: play Tic-tac-toe, Gomoku, Kalah and Dots and Boxes against a game-tree search
@@ -188,12 +189,43 @@ pub struct PlayArgs {
     /// Open a saved game.
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
+    /// An external Gomocup brain (Gomoku only) plays the sides the engine would: its
+    /// program and arguments as one string split at spaces (`--brain "pbrain-x --fast"`);
+    /// `--time-ms` is its time per move. See docs/brain.md.
+    #[arg(long, value_name = "CMD")]
+    pub brain: Option<String>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub game_flags: GameFlags,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub engine: EngineFlags,
+}
+
+/// The sides `selfplay --brain` plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BrainSide {
+    /// The side moving first (Black).
+    First,
+    /// The side moving second (White).
+    Second,
+    /// Both: the brain plays itself.
+    Both,
+}
+
+/// Makes `side` an external brain started by `command` (program and arguments split at
+/// spaces).
+pub fn set_brain(side: &mut crate::config::SideConfig, command: &str) -> Result<()> {
+    let mut words = command.split_whitespace().map(ToString::to_string);
+    let Some(program) = words.next() else {
+        bail!("--brain: name the brain's program (like --brain ./pbrain-x)")
+    };
+    side.kind = PlayerKind::Brain;
+    side.brain = crate::config::BrainCommand {
+        command: program,
+        args: words.collect(),
+    };
+    Ok(())
 }
 
 /// `gametree selfplay`.
@@ -207,6 +239,14 @@ pub struct SelfplayArgs {
     /// Stop after this many moves (0 = play to the end).
     #[arg(long, default_value_t = 0)]
     pub max_moves: usize,
+    /// An external Gomocup brain (Gomoku only) plays `--brain-side` against the engine: its
+    /// program and arguments as one string split at spaces (`--brain "pbrain-x --fast"`);
+    /// `--time-ms` is its time per move. See docs/brain.md.
+    #[arg(long, value_name = "CMD")]
+    pub brain: Option<String>,
+    /// Which side the `--brain` plays.
+    #[arg(long, value_enum, default_value_t = BrainSide::Second, requires = "brain")]
+    pub brain_side: BrainSide,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub game_flags: GameFlags,
@@ -317,6 +357,11 @@ pub fn config_for_play<G: Playable>(mut config: Config, args: &PlayArgs) -> Resu
                 PlayerKind::Engine
             };
         }
+        if let Some(command) = &args.brain
+            && side.kind != PlayerKind::Human
+        {
+            set_brain(side, command)?;
+        }
     }
     config.validate()?;
     Ok(config)
@@ -326,12 +371,12 @@ fn engines<G: Playable>(
     config: &Config,
     options: &G::Options,
     flags: &EngineFlags,
-) -> Result<[EnginePlayer<G>; 2]> {
+) -> Result<[SidePlayer<G>; 2]> {
     flags.validate::<G>(options)?;
-    let make = |player: Player| -> Result<EnginePlayer<G>> {
+    let make = |player: Player| -> Result<SidePlayer<G>> {
         let mut side = config.players.side(player).clone();
         flags.apply(&mut side.engine)?;
-        Ok(EnginePlayer::new(
+        Ok(SidePlayer::new(
             &side,
             options,
             "command line",
@@ -363,26 +408,84 @@ fn outcome_text<G: Playable>(game: &G) -> String {
 pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()> {
     let options = options_with_flags::<G>(config, &args.game_flags)?;
     let mut game: G = start_position(&options, &args.game_flags)?;
-    let mut players = engines::<G>(config, &options, &args.engine)?;
+    let mut config = config.clone();
+    if let Some(command) = &args.brain {
+        for player in [Player::First, Player::Second] {
+            let plays = matches!(
+                (args.brain_side, player),
+                (BrainSide::Both, _)
+                    | (BrainSide::First, Player::First)
+                    | (BrainSide::Second, Player::Second)
+            );
+            if plays {
+                set_brain(config.players.side_mut(player), command)?;
+            }
+        }
+    }
+    let mut players = engines::<G>(&config, &options, &args.engine)?;
     let mut out = std::io::stdout().lock();
     if !args.json {
+        let describe = |p: &SidePlayer<G>| match p.seed() {
+            Some(seed) => format!("seed {seed}"),
+            None => format!("brain {}", p.name()),
+        };
         writeln!(
             out,
-            "{} selfplay; seeds: first {}, second {}\n{game}",
+            "{} selfplay; first: {}, second: {}\n{game}",
             G::KIND.title(),
-            players[0].seed,
-            players[1].seed
+            describe(&players[0]),
+            describe(&players[1])
         )?;
     }
     let stop = StopFlag::new();
     let mut ply = 0;
+    let mut forfeit: Option<(Player, Forfeit)> = None;
     while game.outcome().is_none() && (args.max_moves == 0 || ply < args.max_moves) {
         let mover = game.to_move();
-        let result = players[mover.index()].think(&game, &stop, &mut |_| {});
+        let mut lines = Vec::new();
+        let played = players[mover.index()].play(&game, &stop, &mut |_| {}, &mut |line| {
+            lines.push(line);
+        });
+        let result = match played {
+            Ok(result) => result,
+            Err(lost) => {
+                forfeit = Some((mover, lost));
+                break;
+            }
+        };
         let Some(mv) = result.best else { break };
         let notation = game.format_move(mv);
         game.try_play(mv)?;
         ply += 1;
+        if let SidePlayer::Brain(brain) = &players[mover.index()] {
+            let messages: Vec<String> = lines
+                .iter()
+                .filter_map(|line| match line {
+                    BrainLine::Message(text) => Some(text.clone()),
+                    BrainLine::Debug(_) => None,
+                })
+                .collect();
+            if args.json {
+                let line = json!({
+                    "ply": ply, "player": mover.to_string(), "move": notation,
+                    "brain": brain.name(), "millis": json_millis(result.stats.elapsed),
+                    "messages": messages,
+                });
+                writeln!(out, "{line}")?;
+            } else {
+                writeln!(
+                    out,
+                    "{ply:>3}. {:<6} {notation:<8} brain {}  {:>9.1} ms{}",
+                    G::side_name(mover),
+                    brain.name(),
+                    result.stats.millis(),
+                    messages
+                        .last()
+                        .map_or_else(String::new, |m| format!("  ({m})"))
+                )?;
+            }
+            continue;
+        }
         if args.json {
             let stats = &result.stats;
             let line = json!({
@@ -404,6 +507,21 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
                 result.stats.millis()
             )?;
         }
+    }
+    if let Some((loser, lost)) = forfeit {
+        let winner = loser.other();
+        let text = format!("{} ({winner} player) wins: {lost}", G::side_name(winner));
+        let value = if winner == Player::First { 1 } else { -1 };
+        if args.json {
+            writeln!(
+                out,
+                "{}",
+                json!({"result": text, "value": value, "moves": ply, "forfeit": lost.reason})
+            )?;
+        } else {
+            writeln!(out, "\n{game}\nresult: {text}")?;
+        }
+        return Ok(());
     }
     let value = game.outcome().map(|o| o.value_for(Player::First));
     if args.json {
@@ -714,19 +832,46 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
             )?;
         }
         if !is_human(mover) {
-            let result = players[mover.index()].think(&game, &stop, &mut |_| {});
+            let player = &mut players[mover.index()];
+            let result = match player.play(&game, &stop, &mut |_| {}, &mut |line| {
+                if let BrainLine::Message(text) = line {
+                    let _ = writeln!(std::io::stdout(), "  {text}");
+                }
+            }) {
+                Ok(result) => result,
+                Err(lost) => {
+                    let winner = mover.other();
+                    writeln!(
+                        std::io::stdout(),
+                        "result: {} ({winner} player) wins: {lost}",
+                        G::side_name(winner)
+                    )?;
+                    return Ok(());
+                }
+            };
             let Some(mv) = result.best else {
                 bail!("the engine found no move")
             };
-            writeln!(
-                std::io::stdout(),
-                "{} plays {}  (value {}, {} nodes, {:.1} ms)\n",
-                G::side_name(mover),
-                game.format_move(mv),
-                score::format::<G>(result.value),
-                group_digits(result.stats.nodes),
-                result.stats.millis()
-            )?;
+            if let SidePlayer::Brain(brain) = player {
+                writeln!(
+                    std::io::stdout(),
+                    "{} plays {}  (brain {}, {:.1} ms)\n",
+                    G::side_name(mover),
+                    game.format_move(mv),
+                    brain.name(),
+                    result.stats.millis()
+                )?;
+            } else {
+                writeln!(
+                    std::io::stdout(),
+                    "{} plays {}  (value {}, {} nodes, {:.1} ms)\n",
+                    G::side_name(mover),
+                    game.format_move(mv),
+                    score::format::<G>(result.value),
+                    group_digits(result.stats.nodes),
+                    result.stats.millis()
+                )?;
+            }
             session.play(mv, Some(result.value))?;
             last_mover = Some(mover);
             continue;
@@ -766,7 +911,10 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
                 writeln!(std::io::stdout(), "legal: {}\n", list.join(" "))?;
             }
             "hint" | "h" => {
-                let result = players[mover.index()].think(&game, &stop, &mut |_| {});
+                let Some(engine) = players[mover.index()].engine_mut() else {
+                    continue;
+                };
+                let result = engine.think(&game, &stop, &mut |_| {});
                 if let Some(mv) = result.best {
                     writeln!(
                         std::io::stdout(),

@@ -89,7 +89,7 @@ impl PlayersConfig {
     }
 }
 
-/// Human at the keyboard or the engine.
+/// Human at the keyboard, the engine, or an external Gomocup brain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PlayerKind {
@@ -97,6 +97,18 @@ pub enum PlayerKind {
     Human,
     /// Moves come from the search engine.
     Engine,
+    /// Moves come from an external program speaking the Gomocup brain protocol (Gomoku
+    /// only): `command` and `args` start it, `time_ms` is its time per move.
+    Brain,
+}
+
+/// The program an external brain runs as: `command = "pbrain-x"`, `args = [...]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BrainCommand {
+    /// The program (a path, or a name found on `PATH`).
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
 }
 
 /// One side: who plays it and, for the engine, how it searches. In a file the engine
@@ -104,10 +116,13 @@ pub enum PlayerKind {
 /// depth = 6`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SideConfig {
-    /// Human or engine.
+    /// Human, engine or brain.
     pub kind: PlayerKind,
-    /// How the engine searches for this side (for a human: hints and the tree pane).
+    /// How the engine searches for this side (for a human: hints and the tree pane; for a
+    /// brain: `time_ms` is the brain's time per move, `tt_mb` its memory).
     pub engine: EngineSettings,
+    /// The external brain's program, for `kind = "brain"`.
+    pub brain: BrainCommand,
 }
 
 impl Default for SideConfig {
@@ -115,18 +130,23 @@ impl Default for SideConfig {
         Self {
             kind: PlayerKind::Engine,
             engine: EngineSettings::default(),
+            brain: BrainCommand::default(),
         }
     }
 }
 
 /// The keys of a side's table besides the engine settings.
-const SIDE_KEYS: &[&str] = &["kind"];
+const SIDE_KEYS: &[&str] = &["kind", "command", "args"];
 
 impl Serialize for SideConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("kind", &self.kind)?;
+        if self.kind == PlayerKind::Brain || !self.brain.command.is_empty() {
+            map.serialize_entry("command", &self.brain.command)?;
+            map.serialize_entry("args", &self.brain.args)?;
+        }
         self.engine.serialize_fields(&mut map)?;
         map.end()
     }
@@ -140,7 +160,9 @@ impl<'de> Deserialize<'de> for SideConfig {
             type Value = SideConfig;
 
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a table with `kind` and engine settings")
+                f.write_str(
+                    "a table with `kind`, a brain's `command` and `args`, and engine settings",
+                )
             }
 
             fn visit_map<A: serde::de::MapAccess<'de>>(
@@ -156,6 +178,10 @@ impl<'de> Deserialize<'de> for SideConfig {
                 while let Some(key) = next_known_key(&mut map, &known)? {
                     if key == "kind" {
                         side.kind = map.next_value()?;
+                    } else if key == "command" {
+                        side.brain.command = map.next_value()?;
+                    } else if key == "args" {
+                        side.brain.args = map.next_value()?;
                     } else {
                         side.engine.deserialize_field(&key, &mut map, SIDE_KEYS)?;
                     }
@@ -180,7 +206,34 @@ impl SideConfig {
     pub fn validate(&self, source: &str, key: &str) -> Result<(), ConfigError> {
         self.engine
             .validate()
-            .map_err(|e| ConfigError::from_field(source, key, e))
+            .map_err(|e| ConfigError::from_field(source, key, e))?;
+        if self.kind == PlayerKind::Brain && self.brain.command.trim().is_empty() {
+            return Err(ConfigError::new(
+                source,
+                format!("{key}.command"),
+                "",
+                "must name the brain's program (kind = \"brain\" needs `command = \"path/to/pbrain-x\"`)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses a brain on this side for a game other than Gomoku; `key` (`players.first`)
+    /// names the side.
+    pub fn check_game(&self, game: GameKind, source: &str, key: &str) -> Result<(), ConfigError> {
+        if self.kind == PlayerKind::Brain && game != GameKind::Gomoku {
+            return Err(ConfigError::new(
+                source,
+                format!("{key}.kind"),
+                "brain",
+                format!(
+                    "only Gomoku can have a brain player (Gomocup brains play five in a row), \
+                     not {}",
+                    game.title()
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -278,6 +331,7 @@ impl Config {
                     // "default" is always fine, and a game-specific name is checked when that
                     // game starts.
                     if kind == self.game {
+                        side.check_game(kind, &self.source, &format!("players.{player}"))?;
                         crate::games::evaluator_for::<G>(&options, &side.engine.evaluator, &self.source, &key)?;
                     }
                 }

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use crate::config::SideConfig;
+use crate::brain::client::{BRAIN_CONNECT, BrainError, BrainLine, BrainPlayer};
+use crate::config::{PlayerKind, SideConfig};
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult, search_with_table};
 use crate::engine::limits::StopFlag;
 use crate::engine::tree::{NoopObserver, SearchObserver, SearchTree, TreeRecorder};
@@ -184,4 +185,127 @@ pub fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     crate::games::splitmix64(nanos ^ (u64::from(std::process::id()) << 32))
+}
+
+/// Whoever plays a side without a keyboard: the engine, or an external Gomocup brain.
+/// (A human side gets an engine too: it gives the hints.)
+pub enum SidePlayer<G: Playable> {
+    /// The search engine.
+    Engine(EnginePlayer<G>),
+    /// An external brain (Gomoku only).
+    Brain(BrainPlayer),
+}
+
+/// A side that gave no move: a brain that forfeits the game, with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// In words: `brain x crashed: ...`.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl<G: Playable> SidePlayer<G> {
+    /// The player for `side` in a game with `options`: its brain for `kind = "brain"` (only
+    /// for Gomoku, five in a row), else its engine. `source` and `key` name the config
+    /// entry in errors.
+    pub fn new(
+        side: &SideConfig,
+        options: &G::Options,
+        source: &str,
+        key: &str,
+    ) -> Result<Self, ConfigError> {
+        if side.kind != PlayerKind::Brain {
+            return EnginePlayer::new(side, options, source, key).map(Self::Engine);
+        }
+        side.check_game(G::KIND, source, key)?;
+        side.validate(source, key)?;
+        let start = G::new_game(options);
+        if let Some(gomoku) = start.as_gomoku()
+            && gomoku.connect() != BRAIN_CONNECT
+        {
+            return Err(ConfigError::new(
+                source,
+                format!("{key}.kind"),
+                "brain",
+                format!(
+                    "Gomocup brains play five in a row; this game is gomoku.connect = {}",
+                    gomoku.connect()
+                ),
+            ));
+        }
+        let memory = (side.engine.tt_mb as u64).saturating_mul(1 << 20);
+        let turn = side.engine.limits.time.unwrap_or_default();
+        Ok(Self::Brain(BrainPlayer::new(
+            side.brain.clone(),
+            turn,
+            memory,
+        )))
+    }
+
+    /// The engine's tie-breaking seed (none for a brain).
+    pub fn seed(&self) -> Option<u64> {
+        match self {
+            Self::Engine(engine) => Some(engine.seed),
+            Self::Brain(_) => None,
+        }
+    }
+
+    /// How to name it: `engine`, or the brain's name (from `ABOUT` once it answered).
+    pub fn name(&self) -> String {
+        match self {
+            Self::Engine(_) => "engine".to_string(),
+            Self::Brain(brain) => brain.name().to_string(),
+        }
+    }
+
+    /// The engine, if this side is one.
+    pub fn engine_mut(&mut self) -> Option<&mut EnginePlayer<G>> {
+        match self {
+            Self::Engine(engine) => Some(engine),
+            Self::Brain(_) => None,
+        }
+    }
+
+    /// Its move in `game`: the engine's search (progress as [`EnginePlayer::think`]), or the
+    /// brain's answer as a result with only `best` (and `pv`) set, its `MESSAGE` and
+    /// `DEBUG` lines handed to `on_line`. A stop gives a result without a move, as a
+    /// stopped search does; a brain that fails forfeits.
+    pub fn play(
+        &mut self,
+        game: &G,
+        stop: &StopFlag,
+        progress: &mut dyn FnMut(&SearchResult<G::Move>),
+        on_line: &mut dyn FnMut(BrainLine),
+    ) -> Result<SearchResult<G::Move>, Forfeit> {
+        match self {
+            Self::Engine(engine) => Ok(engine.think(game, stop, progress)),
+            Self::Brain(brain) => {
+                let Some(gomoku) = game.as_gomoku() else {
+                    return Err(Forfeit {
+                        reason: format!(
+                            "brain {} cannot play {}: only Gomoku",
+                            brain.name(),
+                            G::KIND.title()
+                        ),
+                    });
+                };
+                let started = std::time::Instant::now();
+                match brain.choose(gomoku, stop, on_line) {
+                    Ok(cell) => {
+                        let mv = G::move_from_gomoku(cell);
+                        let mut result = SearchResult::fallback(mv, true);
+                        result.stats.elapsed = started.elapsed();
+                        Ok(result)
+                    }
+                    Err(BrainError::Stopped) => Ok(SearchResult::fallback(None, false)),
+                    Err(BrainError::Forfeit(reason)) => Err(Forfeit { reason }),
+                }
+            }
+        }
+    }
 }

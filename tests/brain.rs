@@ -89,7 +89,7 @@ fn about_start_and_restart() {
     match Response::parse(&out[0]).unwrap() {
         Response::About(pairs) => {
             let keys: Vec<&str> = pairs.iter().map(|(k, _)| k.as_str()).collect();
-            assert_eq!(keys, ["name", "version", "author", "country"]);
+            assert_eq!(keys, ["name", "version", "author"]);
             assert_eq!(pairs[0].1, "gametree");
             assert_eq!(pairs[1].1, env!("CARGO_PKG_VERSION"));
         }

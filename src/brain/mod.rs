@@ -8,6 +8,7 @@
 //! names points from the bottom-left (`h8`), so on an N x N board `X,Y` is the column letter
 //! `a + X` and the row number `N - Y` (on 15x15, `7,7` is `h8` and `0,0` is `a15`).
 
+pub mod client;
 pub mod protocol;
 
 use std::collections::VecDeque;
@@ -29,11 +30,10 @@ use crate::player::EnginePlayer;
 use protocol::{Command, CommandReader, Coord, Field, Info, Response};
 
 /// The brain's name, version and author as `ABOUT` gives them.
-pub const ABOUT: [(&str, &str); 4] = [
+pub const ABOUT: [(&str, &str); 3] = [
     ("name", "gametree"),
     ("version", env!("CARGO_PKG_VERSION")),
-    ("author", "the gametree authors"),
-    ("country", "unknown"),
+    ("author", "gametree developers"),
 ];
 
 /// Stones in a row that win: the protocol's games are all five in a row.

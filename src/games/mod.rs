@@ -156,6 +156,18 @@ pub trait Playable: Game {
         None
     }
 
+    /// The Gomoku position this game is, for players that only know Gomoku (external
+    /// Gomocup brains, see `brain::client`); `None` for every other game.
+    fn as_gomoku(&self) -> Option<&gomoku::Gomoku> {
+        None
+    }
+
+    /// The move that puts a stone on Gomoku `cell` (the inverse of [`Playable::as_gomoku`]
+    /// for moves); `None` for every other game.
+    fn move_from_gomoku(_cell: gomoku::Cell) -> Option<Self::Move> {
+        None
+    }
+
     /// What people call `player`'s side in this game (X/O, Black/White, South/North).
     fn side_name(player: Player) -> &'static str {
         match player {

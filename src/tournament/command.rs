@@ -265,6 +265,9 @@ fn run_tournament<G: Playable>(
     let mut standings = Standings::new(names.clone());
     let run = run_games(&tournament, &games, jobs, &interrupt, |record| {
         standings.record(record);
+        if let Some(reason) = &record.forfeit {
+            bar.println(format!("game {}: {reason}; it loses", record.index + 1));
+        }
         bar.inc(1);
         bar.set_message(short_standings(&standings));
         true
@@ -324,6 +327,15 @@ fn run_tournament<G: Playable>(
         names[0]
     )?;
     writeln!(out, "score % counts all its games.")?;
+    let forfeits: Vec<&GameRecord> = run.records.iter().filter(|r| r.forfeit.is_some()).collect();
+    if !forfeits.is_empty() {
+        writeln!(out, "\n{} games lost by forfeit:", forfeits.len())?;
+        for record in forfeits {
+            if let Some(reason) = &record.forfeit {
+                writeln!(out, "  game {}: {reason}", record.index + 1)?;
+            }
+        }
+    }
     if let Some(path) = &args.games_out {
         writeln!(out, "games written to {}", path.display())?;
     }

@@ -28,13 +28,19 @@
 //! tt_mb = 64
 //! weights = { store = 1.0, pits = [0.3] }   # the evaluator's weights: [options.<evaluator>]
 //! options = { depth = 6 } # any other game option for this entrant's engine only
+//!
+//! [[entrant]]             # an external Gomocup brain (Gomoku only; see docs/brain.md)
+//! name = "x"
+//! brain = "./pbrain-x"    # its program, and arguments split at spaces
+//! args = ["--fast"]       # more arguments (ones with spaces)
+//! time_ms = 1000          # its time per move; tt_mb is the memory it is told it has
 //! ```
 
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
-use crate::config::{Config, SideConfig};
+use crate::config::{Config, PlayerKind, SideConfig};
 use crate::engine::settings::{EngineSettings, FieldKind};
 use crate::error::ConfigError;
 use crate::games::{GameKind, GameOptions, Playable, evaluator_for};
@@ -116,7 +122,7 @@ pub struct EntrantSpec {
 
 /// The fields an entrant may have besides the engine settings (all of
 /// [`crate::engine::settings::FIELDS`]), in the order messages list them.
-pub const ENTRANT_FIELDS: &[&str] = &["name", "weights", "options"];
+pub const ENTRANT_FIELDS: &[&str] = &["name", "weights", "options", "brain", "args"];
 
 const TOP_FIELDS: &[&str] = &[
     "game", "games", "seed", "jobs", "options", "openings", "entrant",
@@ -354,6 +360,32 @@ fn parse_entrant(
                 )?);
             }
             "options" => options = field(value, source, &at, "a table of game options")?,
+            "brain" => {
+                let command: String = field(
+                    value,
+                    source,
+                    &at,
+                    "the brain's program (and arguments) in quotes, like \"./pbrain-x\"",
+                )?;
+                let mut words = command.split_whitespace().map(ToString::to_string);
+                let Some(program) = words.next() else {
+                    return Err(refuse("must name the brain's program, like \"./pbrain-x\""));
+                };
+                side.kind = PlayerKind::Brain;
+                side.brain.command = program;
+                let mut leading: Vec<String> = words.collect();
+                leading.append(&mut side.brain.args);
+                side.brain.args = leading;
+            }
+            "args" => {
+                let args: Vec<String> = field(
+                    value,
+                    source,
+                    &at,
+                    "a list of the brain's arguments in quotes, like [\"--fast\"]",
+                )?;
+                side.brain.args.extend(args);
+            }
             _ => {
                 let Some(setting) = EngineSettings::field(key) else {
                     let (name, own) = ENTRANT_FIELDS.split_at(1);
@@ -374,6 +406,14 @@ fn parse_entrant(
     side.engine
         .validate()
         .map_err(|e| ConfigError::from_field(source, &label, e))?;
+    if side.kind != PlayerKind::Brain && table.contains_key("args") {
+        return Err(ConfigError::new(
+            source,
+            format!("{label}.args"),
+            "",
+            "belongs to a brain entrant: add `brain = \"path/to/pbrain-x\"`",
+        ));
+    }
     if let Some(weights) = weights {
         // The evaluator's weights live in the game options under the evaluator's name
         // (`[kalah.linear]` for Kalah's `linear`), so `weights` is a shorthand for them.
@@ -565,6 +605,15 @@ impl TournamentSpec {
                 &spec.source,
                 &format!("{}.evaluator", spec.label),
             )?;
+            if spec.side.kind == PlayerKind::Brain {
+                // Refuses a brain for another game than five-in-a-row Gomoku.
+                crate::player::SidePlayer::<G>::new(
+                    &spec.side,
+                    &options,
+                    &spec.source,
+                    &spec.label,
+                )?;
+            }
             entrants.push(Entrant {
                 name: spec.name.clone(),
                 side: spec.side.clone(),

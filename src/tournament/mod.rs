@@ -41,7 +41,7 @@ use crate::engine::tt::TranspositionTable;
 use crate::engine::{Game, Outcome, Player};
 use crate::error::ConfigError;
 use crate::games::{Playable, splitmix64};
-use crate::player::EnginePlayer;
+use crate::player::{EnginePlayer, SidePlayer};
 use elo::{GamePoints, Tally};
 use entrants::Tournament;
 
@@ -103,6 +103,10 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// How it ended.
     pub outcome: Outcome,
+    /// Why the loser lost without the board deciding: an external brain that crashed,
+    /// hung, said `ERROR` or played an illegal move (`outcome` is then the other's win).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<String>,
 }
 
 impl GameRecord {
@@ -241,22 +245,26 @@ pub fn play_game_with<G: Playable>(
     stop: &StopFlag,
     pool: &mut TablePool,
 ) -> Result<Option<GameRecord>, ConfigError> {
-    let make = |entrant: usize, player: Player| -> Result<EnginePlayer<G>, ConfigError> {
+    let make = |entrant: usize, player: Player| -> Result<SidePlayer<G>, ConfigError> {
         let e = &tournament.entrants[entrant];
         let mut side = e.side.clone();
         side.engine.seed = Some(engine_seed(tournament.seed, scheduled.index, player));
-        EnginePlayer::new(&side, &e.options, "tournament", &e.name)
+        SidePlayer::new(&side, &e.options, "tournament", &e.name)
     };
     let mut players = [
         make(scheduled.first, Player::First)?,
         make(scheduled.second, Player::Second)?,
     ];
     for player in &mut players {
-        pool.lend(player);
+        if let SidePlayer::Engine(engine) = player {
+            pool.lend(engine);
+        }
     }
     let record = play_out(tournament, scheduled, stop, &mut players);
     for player in &mut players {
-        pool.take_back(player);
+        if let SidePlayer::Engine(engine) = player {
+            pool.take_back(engine);
+        }
     }
     Ok(record)
 }
@@ -266,7 +274,7 @@ fn play_out<G: Playable>(
     tournament: &Tournament<G>,
     scheduled: &ScheduledGame,
     stop: &StopFlag,
-    players: &mut [EnginePlayer<G>; 2],
+    players: &mut [SidePlayer<G>; 2],
 ) -> Option<GameRecord> {
     let mut game = G::new_game(&tournament.options);
     let mut moves = Vec::new();
@@ -275,22 +283,42 @@ fn play_out<G: Playable>(
         moves.push(game.format_move(mv));
         game.play(mv);
     }
+    let mut forfeit = None;
     while game.outcome().is_none() {
         if stop.is_raised() {
             return None;
         }
         let mover = game.to_move();
-        let result = players[mover.index()].think(&game, stop, &mut |_| {});
+        let played = players[mover.index()].play(&game, stop, &mut |_| {}, &mut |_| {});
         if stop.is_raised() {
             return None;
         }
+        let result = match played {
+            Ok(result) => result,
+            Err(lost) => {
+                forfeit = Some((mover, lost.reason));
+                break;
+            }
+        };
         let Some(mv) = result.best else {
             return None;
         };
         moves.push(game.format_move(mv));
         game.play(mv);
     }
-    let outcome = game.outcome()?;
+    let (outcome, forfeit) = match forfeit {
+        Some((loser, reason)) => (
+            Outcome::Win {
+                winner: loser.other(),
+                margin: 1,
+            },
+            Some(reason),
+        ),
+        None => match game.outcome() {
+            Some(outcome) => (outcome, None),
+            None => return None,
+        },
+    };
     Some(GameRecord {
         index: scheduled.index,
         first: scheduled.first,
@@ -299,6 +327,7 @@ fn play_out<G: Playable>(
         opening_plies: opening.len(),
         moves,
         outcome,
+        forfeit,
     })
 }
 

@@ -117,9 +117,10 @@ pub const GAMES_HEADER: &str =
 
 /// One line of the games file: game number (from 1), the entrant moving first, the one
 /// moving second, the result (`1-0`, `0-1`, `1/2-1/2`), the first player's margin, how many
-/// moves were the opening, then every move, separated by tabs (moves by spaces).
+/// moves were the opening, then every move, separated by tabs (moves by spaces); a game
+/// lost by forfeit (an external brain that failed) ends with a tab and `forfeit: why`.
 pub fn game_line(record: &GameRecord, names: &[String]) -> String {
-    format!(
+    let line = format!(
         "{}\t{}\t{}\t{}\t{:+}\t{}\t{}",
         record.index + 1,
         names[record.first],
@@ -128,7 +129,11 @@ pub fn game_line(record: &GameRecord, names: &[String]) -> String {
         record.outcome.value_for(Player::First),
         record.opening_plies,
         record.moves.join(" ")
-    )
+    );
+    match &record.forfeit {
+        Some(reason) => format!("{line}\tforfeit: {}", reason.replace(['\t', '\n'], " ")),
+        None => line,
+    }
 }
 
 fn elo_json(estimate: Option<EloEstimate>) -> Value {
@@ -187,7 +192,7 @@ pub fn json_report(standings: &Standings, header: &Value, records: Option<&[Game
         doc["games"] = records
             .iter()
             .map(|r| {
-                json!({
+                let mut game = json!({
                     "game": r.index + 1,
                     "first": standings.names[r.first],
                     "second": standings.names[r.second],
@@ -195,7 +200,11 @@ pub fn json_report(standings: &Standings, header: &Value, records: Option<&[Game
                     "margin": r.outcome.value_for(Player::First),
                     "opening_plies": r.opening_plies,
                     "moves": r.moves,
-                })
+                });
+                if let Some(reason) = &r.forfeit {
+                    game["forfeit"] = json!(reason);
+                }
+                game
             })
             .collect();
     }
@@ -252,6 +261,7 @@ mod tests {
                 winner: Player::Second,
                 margin: 1,
             },
+            forfeit: None,
         };
         let names = vec!["alpha".to_string(), "b".to_string()];
         assert_eq!(

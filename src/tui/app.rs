@@ -214,6 +214,7 @@ impl<G: HasBoard> App<G> {
         StatusBar {
             session: &self.session,
             humans: [self.is_human(Player::First), self.is_human(Player::Second)],
+            brains: self.engine.brain_names.each_ref().map(Option::is_some),
             pending: self.engine.pending,
             paused: self.engine.paused,
             tick: self.view.tick,
@@ -493,6 +494,8 @@ impl<G: HasBoard> App<G> {
     fn side_label(&self, player: Player) -> String {
         let who = if self.is_human(player) {
             "you"
+        } else if self.engine.brain_names[player.index()].is_some() {
+            "brain"
         } else {
             "engine"
         };
@@ -822,6 +825,14 @@ impl<G: HasBoard> App<G> {
             Arrival::Failed(reason) => {
                 self.trees.running = false;
                 self.set_error(format!("The engine failed: {reason} (p retries)"));
+            }
+            Arrival::Forfeit { side, reason } => {
+                self.trees.running = false;
+                self.set_error(format!(
+                    "{} loses by forfeit: {reason}. n starts a new game (p lets the brain try \
+                     again)",
+                    G::side_name(side)
+                ));
             }
         }
     }

@@ -5,6 +5,7 @@
 
 use super::event::TICK_MS;
 use super::worker::{Job, Purpose, Report, SearchId};
+use crate::brain::client::BrainLine;
 use crate::engine::api::SearchResult;
 use crate::engine::tree::SearchTree;
 use crate::engine::{Game, Player};
@@ -100,7 +101,17 @@ pub enum Arrival<G: Game> {
     },
     /// The search the app waited for failed (the driver has paused the engine).
     Failed(String),
+    /// The external brain the app waited for forfeits the game (the driver has paused).
+    Forfeit {
+        /// The brain's side.
+        side: Player,
+        /// Why, in words.
+        reason: String,
+    },
 }
+
+/// The `MESSAGE` and `DEBUG` lines kept per brain for the engine pane.
+pub const BRAIN_LINES_KEPT: usize = 40;
 
 /// The engine coordination of one game screen.
 // Four independent switches (paused, recording, tree pane used, one step); an enum would
@@ -126,6 +137,14 @@ pub struct EngineDriver<G: Game> {
     /// `t` and `v` search with the full engine (the side's own settings) rather than plain
     /// alpha-beta, the algorithm of the lesson; `E` switches.
     pub tree_full_engine: bool,
+    /// Each side's external brain: its name (from `ABOUT` once it answered), or `None`
+    /// when the engine plays that side.
+    pub brain_names: [Option<String>; 2],
+    /// The last lines each side's brain printed (`MESSAGE` text; `DEBUG` lines marked),
+    /// oldest first, at most [`BRAIN_LINES_KEPT`].
+    pub brain_lines: [Vec<String>; 2],
+    /// The side whose brain lost the game by forfeit, and why, once one did.
+    pub forfeit: Option<(Player, String)>,
     tree_used: bool,
     recording: Option<Recording<G>>,
     held: Option<HeldMove<G::Move>>,
@@ -146,6 +165,9 @@ impl<G: Game> EngineDriver<G> {
             record_engine: false,
             max_nodes,
             tree_full_engine: false,
+            brain_names: [None, None],
+            brain_lines: [Vec::new(), Vec::new()],
+            forfeit: None,
             tree_used: false,
             recording: None,
             held: None,
@@ -231,6 +253,7 @@ impl<G: Game> EngineDriver<G> {
     ) -> (SearchId, Job) {
         let id = self.next_id;
         self.next_id += 1;
+        self.forfeit = None;
         let lesson_depth =
             (purpose == Purpose::Tree && !self.tree_full_engine).then_some(tree_depth);
         self.pending = Some(Pending {
@@ -306,6 +329,8 @@ impl<G: Game> EngineDriver<G> {
         self.pace_left_ms = 0;
         self.held = None;
         self.last = None;
+        self.forfeit = None;
+        self.brain_lines = [Vec::new(), Vec::new()];
     }
 
     /// Keeps a finished search for the engine pane. The worker counts plain minimax after
@@ -383,6 +408,30 @@ impl<G: Game> EngineDriver<G> {
                 }
                 Arrival::Absorbed
             }
+            Report::BrainSaid {
+                side, name, line, ..
+            } => {
+                self.brain_names[side.index()] = Some(name);
+                let lines = &mut self.brain_lines[side.index()];
+                match line {
+                    Some(BrainLine::Message(text)) => lines.push(text),
+                    Some(BrainLine::Debug(text)) => lines.push(format!("(debug) {text}")),
+                    None => {}
+                }
+                if lines.len() > BRAIN_LINES_KEPT {
+                    lines.remove(0);
+                }
+                Arrival::Absorbed
+            }
+            Report::Forfeit { id, reason } if Some(id) == waiting => {
+                let side = self.pending.map_or(Player::First, |p| p.side);
+                self.pending = None;
+                self.progress = None;
+                self.recording = None;
+                self.paused = true;
+                self.forfeit = Some((side, reason.clone()));
+                Arrival::Forfeit { side, reason }
+            }
             Report::Failed { id, reason } if Some(id) == waiting => {
                 self.pending = None;
                 self.progress = None;
@@ -394,6 +443,7 @@ impl<G: Game> EngineDriver<G> {
             Report::Progress { .. }
             | Report::Finished { .. }
             | Report::Failed { .. }
+            | Report::Forfeit { .. }
             | Report::Recorded { .. }
             | Report::Compared { .. } => Arrival::Absorbed,
         }

@@ -35,11 +35,12 @@ use self::runner::SetupExit;
 use self::setup::SetupState;
 use self::terminal::{Term, TerminalGuard};
 use self::worker::Worker;
+use crate::brain::client::BrainPlayer;
 use crate::config::Config;
 use crate::engine::Player;
 use crate::error::quote;
 use crate::games::GameKind;
-use crate::player::EnginePlayer;
+use crate::player::{EnginePlayer, SidePlayer};
 use crate::session::{SaveError, Session, parse_saved, peek_saved, read_save_file};
 
 /// What the TUI opens with.
@@ -204,6 +205,26 @@ pub fn engines<G: HasBoard>(
     Ok([make(Player::First)?, make(Player::Second)?])
 }
 
+/// The external brains of the sides the config gives one (Gomoku only).
+pub fn brains<G: HasBoard>(
+    config: &Config,
+    options: &G::Options,
+) -> Result<[Option<BrainPlayer>; 2], crate::error::ConfigError> {
+    let make = |p: Player| {
+        SidePlayer::<G>::new(
+            config.players.side(p),
+            options,
+            &config.source,
+            &format!("players.{p}"),
+        )
+        .map(|player| match player {
+            SidePlayer::Brain(brain) => Some(brain),
+            SidePlayer::Engine(_) => None,
+        })
+    };
+    Ok([make(Player::First)?, make(Player::Second)?])
+}
+
 fn game_screen<G: HasBoard>(
     terminal: &mut Term,
     config: &Config,
@@ -214,14 +235,22 @@ fn game_screen<G: HasBoard>(
         Ok(engines) => engines,
         Err(e) => return Ok(Screen::Setup(Some(e.to_string()))),
     };
+    let brains = match brains::<G>(config, &session.options) {
+        Ok(brains) => brains,
+        Err(e) => return Ok(Screen::Setup(Some(e.to_string()))),
+    };
+    let names = brains
+        .each_ref()
+        .map(|b| b.as_ref().map(|b| b.name().to_string()));
     let (tx, rx) = mpsc::channel();
     let sink = tx.clone();
-    let mut worker = Worker::spawn(engines, move |report| {
+    let mut worker = Worker::spawn_with_brains(engines, brains, move |report| {
         // The receiver is gone only while the screen closes; the report no longer matters.
         let _ = sink.send(Event::Engine(report));
     })?;
     // One input thread for the game and any setup screen opened from it.
     let _input = InputThread::spawn(tx)?;
     let mut app = App::new(config, session);
+    app.engine.brain_names = names;
     Ok(runner::run_game_and_setup(terminal, &rx, &mut app, &mut worker, setup)?.into())
 }

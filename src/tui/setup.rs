@@ -28,6 +28,8 @@ pub enum Row {
     /// An engine setting per side: the index of its entry in [`FIELDS`] (those with a
     /// label, in the table's order).
     Engine(usize),
+    /// Gomoku only: the external Gomocup brain that plays a side (empty: the engine).
+    Brain,
     /// The game option with this index in `GameOptions::entries`.
     Option(usize),
     /// A saved game to load.
@@ -39,7 +41,7 @@ pub enum Row {
 impl Row {
     /// True for rows with a value per side.
     pub fn is_per_side(self) -> bool {
-        matches!(self, Self::Engine(_))
+        matches!(self, Self::Engine(_) | Self::Brain)
     }
 
     /// True for rows edited by typing.
@@ -48,7 +50,7 @@ impl Row {
             Self::Engine(_) => self.field().is_some_and(|f| {
                 matches!(f.kind, FieldKind::Number { .. } | FieldKind::OptionalNumber)
             }),
-            Self::Option(_) | Self::Load => true,
+            Self::Option(_) | Self::Load | Self::Brain => true,
             _ => false,
         }
     }
@@ -184,6 +186,14 @@ fn set_option(config: &mut Config, key: &str, value: &str) -> Result<(), String>
     })
 }
 
+/// A brain's program and arguments as one line (as typed on the setup screen).
+fn brain_text(brain: &crate::config::BrainCommand) -> String {
+    std::iter::once(brain.command.as_str())
+        .chain(brain.args.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The newest `gametree-*.json` in the current directory, to offer for loading.
 pub fn newest_save() -> Option<String> {
     let entries = std::fs::read_dir(".").ok()?;
@@ -231,6 +241,9 @@ impl SetupState {
                 .filter(|(_, f)| !f.label.is_empty())
                 .map(|(i, _)| Row::Engine(i)),
         );
+        if self.config.game == GameKind::Gomoku {
+            rows.push(Row::Brain);
+        }
         rows.extend((0..option_entries(&self.config).len()).map(Row::Option));
         rows.push(Row::Load);
         rows.push(Row::Start);
@@ -298,6 +311,9 @@ impl SetupState {
     /// outside the full engine).
     pub fn applies(&self, row: Row, side: Player) -> bool {
         let s = &self.config.players.side(side).engine;
+        if row == Row::Brain {
+            return self.config.players.side(side).kind != PlayerKind::Human;
+        }
         !(row.field().is_some_and(|f| f.full_only) && s.algorithm != Algorithm::Full)
     }
 
@@ -306,6 +322,7 @@ impl SetupState {
         match row {
             Row::Game => "Game".to_string(),
             Row::Humans => "You play".to_string(),
+            Row::Brain => "Brain program".to_string(),
             Row::Engine(_) => row
                 .field()
                 .map_or_else(String::new, |f| f.label.to_string()),
@@ -339,6 +356,15 @@ impl SetupState {
                     (false, false) => "neither (engine vs engine)".to_string(),
                 };
                 format!("◀ {text} ▶")
+            }
+            Row::Brain if !self.applies(row, side) => "- (you)".to_string(),
+            Row::Brain => {
+                let side = self.config.players.side(side);
+                if side.kind == PlayerKind::Brain {
+                    brain_text(&side.brain)
+                } else {
+                    "none (the engine)".to_string()
+                }
             }
             Row::Engine(_) if !self.applies(row, side) => "- (full engine only)".to_string(),
             Row::Engine(_) => row
@@ -380,6 +406,14 @@ impl SetupState {
         let s = &self.config.players.side(self.column).engine;
         match row {
             Row::Engine(_) if row.is_text() => row.field().map_or_else(String::new, |f| f.text(s)),
+            Row::Brain => {
+                let side = self.config.players.side(self.column);
+                if side.kind == PlayerKind::Brain {
+                    brain_text(&side.brain)
+                } else {
+                    String::new()
+                }
+            }
             Row::Load => self.load_path.clone(),
             other => self.value(other, self.column),
         }
@@ -512,6 +546,13 @@ impl SetupState {
     }
 
     fn refuse_edit(&mut self, row: Row) {
+        if row == Row::Brain {
+            self.error = Some(
+                "you play this side: a brain can play a side the engine would (see You play)"
+                    .to_string(),
+            );
+            return;
+        }
         if let Some(field) = row.field().filter(|f| f.full_only) {
             self.error = Some(format!(
                 "{} searches to its depth: the {} setting is for the full engine only",
@@ -605,6 +646,10 @@ impl SetupState {
                     c.game = kind;
                     for p in [Player::First, Player::Second] {
                         let side = c.players.side_mut(p);
+                        // Only Gomoku has brains: elsewhere the engine plays their sides.
+                        if side.kind == PlayerKind::Brain && kind != GameKind::Gomoku {
+                            side.kind = PlayerKind::Engine;
+                        }
                         if !names.contains(&side.engine.evaluator.as_str()) {
                             side.engine.evaluator = DEFAULT_EVALUATOR.to_string();
                         }
@@ -616,16 +661,19 @@ impl SetupState {
                 let i = HUMANS.iter().position(|&h| h == now).unwrap_or(0);
                 let (first, second) =
                     HUMANS[(i as isize + by).rem_euclid(HUMANS.len() as isize) as usize];
-                let kind = |human: bool| {
-                    if human {
-                        PlayerKind::Human
-                    } else {
-                        PlayerKind::Engine
-                    }
+                // A side the human leaves goes back to whoever played it: a brain stays one.
+                let kind = |human: bool, now: PlayerKind| match (human, now) {
+                    (true, _) => PlayerKind::Human,
+                    (false, PlayerKind::Human) => PlayerKind::Engine,
+                    (false, other) => other,
                 };
+                let (first_now, second_now) = (
+                    self.config.players.first.kind,
+                    self.config.players.second.kind,
+                );
                 self.change(|c| {
-                    c.players.first.kind = kind(first);
-                    c.players.second.kind = kind(second);
+                    c.players.first.kind = kind(first, first_now);
+                    c.players.second.kind = kind(second, second_now);
                 });
             }
             Row::Engine(_) => {
@@ -697,6 +745,21 @@ impl SetupState {
                     }
                     None => true,
                 }
+            }
+            Row::Brain => {
+                let mut words = text.split_whitespace().map(ToString::to_string);
+                let program = words.next();
+                let args: Vec<String> = words.collect();
+                self.change(|c| {
+                    let side = c.players.side_mut(column);
+                    match program {
+                        Some(command) => {
+                            side.kind = PlayerKind::Brain;
+                            side.brain = crate::config::BrainCommand { command, args };
+                        }
+                        None => side.kind = PlayerKind::Engine,
+                    }
+                })
             }
             Row::Load => {
                 self.load_path = text;

@@ -7,6 +7,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::brain::client::{BrainError, BrainLine, BrainPlayer};
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::limits::{Limits, StopFlag};
 use crate::engine::tree::{Bound, SearchObserver, SearchTree, TreeRecorder};
@@ -100,6 +101,25 @@ pub enum Report<M> {
         tree: Box<SearchTree<M>>,
         /// It was plain minimax, stopped at [`MINIMAX_COUNT_BUDGET`] nodes.
         gave_up: bool,
+    },
+    /// A line an external brain printed while it thought (`MESSAGE`, `DEBUG`).
+    BrainSaid {
+        /// The search (the brain's move) it belongs to.
+        id: SearchId,
+        /// The brain's side.
+        side: Player,
+        /// The brain's name (from `ABOUT` once it answered).
+        name: String,
+        /// The line; `None` only names the brain (sent once its move is in).
+        line: Option<BrainLine>,
+    },
+    /// An external brain gave no move: it crashed, hung, said `ERROR` or played an illegal
+    /// move, and loses the game.
+    Forfeit {
+        /// The search (the brain's move).
+        id: SearchId,
+        /// Why, in words.
+        reason: String,
     },
     /// The search panicked; the message says why.
     Failed {
@@ -207,10 +227,20 @@ impl<G: Playable> Worker<G> {
         engines: [EnginePlayer<G>; 2],
         sink: impl Fn(Report<G::Move>) + Send + 'static,
     ) -> std::io::Result<Self> {
+        Self::spawn_with_brains(engines, [None, None], sink)
+    }
+
+    /// [`Worker::spawn`], with the sides that have an external brain playing their moves
+    /// (their engine still runs tree searches and comparisons).
+    pub fn spawn_with_brains(
+        engines: [EnginePlayer<G>; 2],
+        brains: [Option<BrainPlayer>; 2],
+        sink: impl Fn(Report<G::Move>) + Send + 'static,
+    ) -> std::io::Result<Self> {
         let (tx, rx) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("gametree-engine".to_string())
-            .spawn(move || worker_loop(engines, &rx, &sink))?;
+            .spawn(move || worker_loop(engines, brains, &rx, &sink))?;
         Ok(Self {
             tx,
             current: None,
@@ -259,6 +289,7 @@ impl<G: Playable> Drop for Worker<G> {
 
 fn worker_loop<G: Playable>(
     mut engines: [EnginePlayer<G>; 2],
+    mut brains: [Option<BrainPlayer>; 2],
     rx: &Receiver<Command<G>>,
     sink: &dyn Fn(Report<G::Move>),
 ) {
@@ -274,8 +305,19 @@ fn worker_loop<G: Playable>(
             break;
         };
         let engine = &mut engines[side.index()];
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            run_job(engine, &root, id, job, &stop, sink);
+        let brain = brains[side.index()].as_mut();
+        let outcome = catch_unwind(AssertUnwindSafe(|| match (brain, job) {
+            // The brain plays the side's moves; the tree pane's searches stay the engine's.
+            (
+                Some(brain),
+                Job::Think
+                | Job::Record {
+                    lesson_depth: None, ..
+                },
+            ) => {
+                run_brain(brain, side, &root, id, &stop, sink);
+            }
+            _ => run_job(engine, &root, id, job, &stop, sink),
         }));
         if let Err(panic) = outcome {
             let reason = panic
@@ -285,6 +327,54 @@ fn worker_loop<G: Playable>(
                 .unwrap_or_else(|| "the search panicked".to_string());
             sink(Report::Failed { id, reason });
         }
+    }
+}
+
+/// An external brain's move: its lines as they come, then its answer, or its forfeit.
+fn run_brain<G: Playable>(
+    brain: &mut BrainPlayer,
+    side: Player,
+    root: &G,
+    id: SearchId,
+    stop: &StopFlag,
+    sink: &dyn Fn(Report<G::Move>),
+) {
+    let Some(gomoku) = root.as_gomoku() else {
+        sink(Report::Forfeit {
+            id,
+            reason: format!("brain {} plays only Gomoku", brain.name()),
+        });
+        return;
+    };
+    let started = Instant::now();
+    let name = brain.name().to_string();
+    let answer = brain.choose(gomoku, stop, &mut |line| {
+        sink(Report::BrainSaid {
+            id,
+            side,
+            name: name.clone(),
+            line: Some(line),
+        });
+    });
+    if brain.name() != name {
+        sink(Report::BrainSaid {
+            id,
+            side,
+            name: brain.name().to_string(),
+            line: None,
+        });
+    }
+    match answer {
+        Ok(cell) => {
+            let mut result = SearchResult::fallback(G::move_from_gomoku(cell), true);
+            result.stats.elapsed = started.elapsed();
+            sink(Report::Finished { id, result });
+        }
+        Err(BrainError::Stopped) => sink(Report::Finished {
+            id,
+            result: SearchResult::fallback(None, false),
+        }),
+        Err(BrainError::Forfeit(reason)) => sink(Report::Forfeit { id, reason }),
     }
 }
 

@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod brains;
 mod e2e;
 mod engine_pane;
 mod helpers;

@@ -664,6 +664,14 @@ impl Playable for Gomoku {
         matches!(name, "default" | "patterns").then_some(GomokuEval::Patterns)
     }
 
+    fn as_gomoku(&self) -> Option<&Gomoku> {
+        Some(self)
+    }
+
+    fn move_from_gomoku(cell: Cell) -> Option<Cell> {
+        Some(cell)
+    }
+
     fn side_name(player: Player) -> &'static str {
         match player {
             Player::First => "Black",

@@ -196,6 +196,12 @@ pub fn lines<G: Playable>(pane: &EnginePane<G>, width: u16) -> Vec<Line<'static>
     let side = engine
         .pending
         .map(|p| (p.side, p.purpose))
+        .or_else(|| {
+            engine
+                .forfeit
+                .as_ref()
+                .map(|(side, _)| (*side, Purpose::Move))
+        })
         .or_else(|| engine.last.as_ref().map(|l| (l.side, l.purpose)));
     let Some((side, purpose)) = side else {
         lines.push(Line::styled("No search yet.", theme.dim));
@@ -207,6 +213,12 @@ pub fn lines<G: Playable>(pane: &EnginePane<G>, width: u16) -> Vec<Line<'static>
         lines.push(Line::styled(text, theme.dim));
         return lines;
     };
+    if purpose == Purpose::Move
+        && let Some(name) = &engine.brain_names[side.index()]
+    {
+        brain_lines(pane, side, name, width, &mut lines);
+        return lines;
+    }
     let settings = &pane.settings[side.index()];
     let who = match purpose {
         Purpose::Move => format!("{} engine", G::side_name(side)),
@@ -281,6 +293,63 @@ pub fn lines<G: Playable>(pane: &EnginePane<G>, width: u16) -> Vec<Line<'static>
         lines.extend(flow(items, " ", width));
     }
     lines
+}
+
+/// The pane for a side an external brain plays: its name, its state, its move and time,
+/// then the last lines it printed (`MESSAGE`: depth, value, line, as strong brains say).
+fn brain_lines<G: Playable>(
+    pane: &EnginePane<G>,
+    side: crate::engine::Player,
+    name: &str,
+    width: u16,
+    lines: &mut Vec<Line<'static>>,
+) {
+    let theme = pane.theme;
+    let engine = pane.engine;
+    let mut head: Vec<Item> = vec![vec![Span::styled(
+        format!("{} brain {name}", G::side_name(side)),
+        theme.player(side),
+    )]];
+    if let Some(p) = engine.pending {
+        head.push(vec![Span::styled(
+            format!("{} {}", spinner(pane.tick), seconds(pane.tick - p.started)),
+            theme.key,
+        )]);
+    } else if engine.forfeit.is_some() {
+        head.push(vec![Span::styled("lost by forfeit", theme.error)]);
+    } else if let Some(last) = &engine.last {
+        let mv = last.result.best.map_or_else(
+            || "-".to_string(),
+            |m| crate::engine::Game::format_move(pane.position, m),
+        );
+        head.push(vec![Span::styled(format!("played {mv}"), theme.dim)]);
+        head.push(vec![Span::styled(
+            format!("in {}", short_time(last.result.stats.millis())),
+            theme.dim,
+        )]);
+    }
+    lines.extend(flow(head, " ", width));
+    if let Some((_, reason)) = &engine.forfeit {
+        lines.extend(flow(
+            reason
+                .split(' ')
+                .map(|w| vec![Span::styled(w.to_string(), theme.error)])
+                .collect(),
+            " ",
+            width,
+        ));
+    }
+    let said = &engine.brain_lines[side.index()];
+    if said.is_empty() {
+        lines.push(Line::styled("(no MESSAGE lines yet)", theme.dim));
+    }
+    for text in said.iter().rev().take(12) {
+        let words: Vec<Item> = text
+            .split(' ')
+            .map(|w| vec![Span::raw(w.to_string())])
+            .collect();
+        lines.extend(flow(words, " ", width));
+    }
 }
 
 /// How many lines the pane's text takes at this inside width (for scrolling).

@@ -24,6 +24,8 @@ pub struct StatusBar<'a, G: Playable> {
     pub session: &'a Session<G>,
     /// Which sides a human plays.
     pub humans: [bool; 2],
+    /// Which sides an external brain plays.
+    pub brains: [bool; 2],
     /// The running search.
     pub pending: Option<Pending>,
     /// Engine-vs-engine play is paused.
@@ -70,7 +72,13 @@ impl<G: Playable> StatusBar<'_, G> {
             Some(Outcome::Draw) => "Draw".to_string(),
             None => {
                 let side = game.to_move();
-                let who = if self.is_human(side) { "you" } else { "engine" };
+                let who = if self.is_human(side) {
+                    "you"
+                } else if self.brains[side.index()] {
+                    "brain"
+                } else {
+                    "engine"
+                };
                 // The move shown last earned the mover another one (Kalah's store, a box).
                 let again = session.last_step().is_some_and(|s| s.mover == side);
                 if again {

@@ -1,0 +1,511 @@
+//! The manager's side of the Gomocup protocol: an external brain (`pbrain-x`) as a player.
+//! [`BrainPlayer`] starts the program, sets up the match (`START`, `INFO`, `ABOUT`), and
+//! for every move tells it what happened since its last one (`BEGIN`, `TURN`, or the
+//! whole position as `BOARD` after an undo or a resumed game) and reads its answer on a
+//! thread of its own, so that a brain that hangs cannot hang the caller.
+//!
+//! A brain that cannot be started, exits, answers late (past its time and a margin), says
+//! `ERROR`, or answers something that is not a legal move forfeits: [`BrainError::Forfeit`]
+//! says why, and the process is killed and reaped. The next move starts it afresh, so the
+//! program, a TUI session or a tournament, goes on. `MESSAGE` and `DEBUG` lines are handed
+//! to the caller as they come.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use super::protocol::{Field, Info, Response};
+use super::{cell_of, coord_of};
+use crate::config::BrainCommand;
+use crate::engine::limits::StopFlag;
+use crate::engine::{Game, Player};
+use crate::games::gomoku::{Cell, Gomoku, Rule};
+
+/// Stones in a row that win in every game of the protocol.
+pub const BRAIN_CONNECT: usize = 5;
+/// Time a brain has to start and answer `START` (brains may load opening books).
+const START_TIME: Duration = Duration::from_secs(15);
+/// Time a brain has to answer `ABOUT` (no answer: it is named after its program).
+const ABOUT_TIME: Duration = Duration::from_secs(3);
+/// Time a brain told to play as fast as possible (`timeout_turn 0`) has for a move.
+const FASTEST_TURN_LIMIT: Duration = Duration::from_secs(5);
+/// Past its time per move a brain is waited for this much more, or half its time when
+/// that is more: process start-up, a loaded machine.
+const ANSWER_MARGIN: Duration = Duration::from_secs(1);
+/// How long a brain told `END` has to exit before it is killed.
+const END_GRACE: Duration = Duration::from_millis(300);
+/// How often a wait for the brain looks at the caller's stop flag.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Why a brain gave no move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BrainError {
+    /// The brain loses the game: the reason, in words (`crashed: exit status 3`).
+    Forfeit(String),
+    /// The caller stopped the wait (the brain is stopped too; nobody loses).
+    Stopped,
+}
+
+/// One line of a brain's output worth showing: `MESSAGE` for the user, `DEBUG` for its
+/// author.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BrainLine {
+    /// `MESSAGE text`.
+    Message(String),
+    /// `DEBUG text`.
+    Debug(String),
+}
+
+/// An external brain playing one side of Gomoku games (five in a row, freestyle or exact
+/// five). Its process starts at its first move and lives on from move to move.
+#[derive(Debug)]
+pub struct BrainPlayer {
+    program: BrainCommand,
+    /// Time per move it is told (`timeout_turn`); zero: as fast as possible.
+    turn: Duration,
+    /// Memory it is told it may use (`max_memory`), in bytes; 0 = no limit.
+    memory: u64,
+    /// Its name from `ABOUT` once it gave one (`name 1.2`), else its program's file name.
+    name: String,
+    process: Option<Running>,
+}
+
+/// A started brain and what it has been told.
+#[derive(Debug)]
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    /// Its output lines; `None` once it closed its output.
+    lines: Receiver<Option<String>>,
+    /// The board the match was started for.
+    size: usize,
+    rule: Rule,
+    /// The side it plays.
+    side: Player,
+    /// The stones it knows of, in the order it learnt them.
+    known: Vec<(Cell, Player)>,
+}
+
+impl BrainPlayer {
+    /// A brain started by `program`, given `turn` per move (zero: "as fast as possible")
+    /// and `memory_bytes` (0 = no limit).
+    pub fn new(program: BrainCommand, turn: Duration, memory_bytes: u64) -> Self {
+        let name = std::path::Path::new(&program.command)
+            .file_name()
+            .map_or_else(
+                || program.command.clone(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+        Self {
+            program,
+            turn,
+            memory: memory_bytes,
+            name,
+            process: None,
+        }
+    }
+
+    /// Its name: from `ABOUT` once it answered (`name version`), else its program's.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The time it is given per move.
+    pub fn turn(&self) -> Duration {
+        self.turn
+    }
+
+    /// The longest wait for an answer before it forfeits.
+    pub fn answer_limit(&self) -> Duration {
+        if self.turn.is_zero() {
+            FASTEST_TURN_LIMIT
+        } else {
+            self.turn + ANSWER_MARGIN.max(self.turn / 2)
+        }
+    }
+
+    /// Its move in `game` (it is to move). `on_line` receives `MESSAGE` and `DEBUG` lines as
+    /// they come. Raising `stop` ends the wait at once with [`BrainError::Stopped`].
+    pub fn choose(
+        &mut self,
+        game: &Gomoku,
+        stop: &StopFlag,
+        on_line: &mut dyn FnMut(BrainLine),
+    ) -> Result<Cell, BrainError> {
+        let result = self.exchange(game, stop, on_line);
+        if result.is_err() {
+            // A forfeit, or a stop while it was thinking: either way its state is unknown.
+            self.process = None;
+        }
+        result
+    }
+
+    /// Ends the brain's process (it restarts at the next move).
+    pub fn stop_process(&mut self) {
+        self.process = None;
+    }
+
+    fn exchange(
+        &mut self,
+        game: &Gomoku,
+        stop: &StopFlag,
+        on_line: &mut dyn FnMut(BrainLine),
+    ) -> Result<Cell, BrainError> {
+        if game.connect() != BRAIN_CONNECT {
+            return Err(BrainError::Forfeit(format!(
+                "brains play five in a row; this game is {} in a row",
+                game.connect()
+            )));
+        }
+        let side = game.to_move();
+        let stale = self
+            .process
+            .as_ref()
+            .is_none_or(|p| p.size != game.size() || p.rule != game.rule());
+        if stale {
+            self.process = None;
+            self.start(game.size(), game.rule(), side, stop, on_line)?;
+        }
+        let limit = self.answer_limit();
+        let name = self.name.clone();
+        let Some(running) = self.process.as_mut() else {
+            return Err(BrainError::Stopped);
+        };
+        let stones = stones_of(game);
+        let lines = running.update_lines(game, &stones, side);
+        for line in &lines {
+            running.send(line, &name)?;
+        }
+        let started = Instant::now();
+        let answer = loop {
+            let response = running.next_response(started, limit, stop, &name, "a move")?;
+            match response {
+                Response::Move(at) => break at,
+                Response::Message(text) => on_line(BrainLine::Message(text)),
+                Response::Debug(text) => on_line(BrainLine::Debug(text)),
+                // A late `OK` (to an `INFO`, say) is harmless.
+                Response::Ok => {}
+                Response::Error(reason) => {
+                    return Err(forfeit(&name, format!("said ERROR: {reason}")));
+                }
+                other => {
+                    return Err(forfeit(
+                        &name,
+                        format!("answered `{other}` where a move X,Y was expected"),
+                    ));
+                }
+            }
+        };
+        let Some(cell) = cell_of(game, answer) else {
+            return Err(forfeit(
+                &name,
+                format!("played {answer}, off the {n}x{n} board", n = game.size()),
+            ));
+        };
+        if game.at(cell).is_some() {
+            return Err(forfeit(
+                &name,
+                format!(
+                    "played {answer} ({}), an illegal move: the point is taken",
+                    game_format(game, cell)
+                ),
+            ));
+        }
+        running.known = stones;
+        running.known.push((cell, side));
+        running.side = side;
+        Ok(cell)
+    }
+
+    /// Starts the program and sets up a match: `START`, the `INFO`s, `ABOUT`.
+    fn start(
+        &mut self,
+        size: usize,
+        rule: Rule,
+        side: Player,
+        stop: &StopFlag,
+        on_line: &mut dyn FnMut(BrainLine),
+    ) -> Result<(), BrainError> {
+        let name = self.name.clone();
+        let mut child = Command::new(&self.program.command)
+            .args(&self.program.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                forfeit(
+                    &name,
+                    format!("cannot be started (`{}`): {e}", self.program.command),
+                )
+            })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(forfeit(
+                &name,
+                "started without its input and output".to_string(),
+            ));
+        };
+        let (tx, rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("gametree-brain-reader".to_string())
+            .spawn(move || read_output(stdout, &tx))
+            .map_err(|e| forfeit(&name, format!("no thread to read its answers: {e}")))?;
+        let mut running = Running {
+            child,
+            stdin,
+            lines: rx,
+            size,
+            rule,
+            side,
+            known: Vec::new(),
+        };
+        running.send(&format!("START {size}"), &name)?;
+        let started = Instant::now();
+        loop {
+            match running.next_response(started, START_TIME, stop, &name, "OK to START")? {
+                Response::Ok => break,
+                Response::Message(text) => on_line(BrainLine::Message(text)),
+                Response::Debug(text) => on_line(BrainLine::Debug(text)),
+                Response::Error(reason) => {
+                    return Err(forfeit(&name, format!("refused START {size}: {reason}")));
+                }
+                other => {
+                    return Err(forfeit(
+                        &name,
+                        format!("answered `{other}` to START {size}, not OK"),
+                    ));
+                }
+            }
+        }
+        let exact_five = u32::from(rule == Rule::Standard);
+        let infos = [
+            Info::TimeoutTurn(self.turn.as_millis() as u64),
+            Info::TimeoutMatch(0),
+            Info::TimeLeft(2_147_483_647),
+            Info::MaxMemory(self.memory),
+            Info::GameType(1),
+            Info::Rule(exact_five),
+        ];
+        for info in infos {
+            running.send(&format!("INFO {info}"), &name)?;
+        }
+        running.send("ABOUT", &name)?;
+        let asked = Instant::now();
+        loop {
+            match running.next_response(asked, ABOUT_TIME, stop, &name, "ABOUT") {
+                Ok(Response::About(pairs)) => {
+                    let get = |key: &str| {
+                        pairs
+                            .iter()
+                            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                            .map(|(_, v)| v.trim().to_string())
+                            .filter(|v| !v.is_empty())
+                    };
+                    if let Some(brain) = get("name") {
+                        self.name = match get("version") {
+                            Some(version) => format!("{brain} {version}"),
+                            None => brain,
+                        };
+                    }
+                    break;
+                }
+                Ok(Response::Message(text)) => on_line(BrainLine::Message(text)),
+                Ok(Response::Debug(text)) => on_line(BrainLine::Debug(text)),
+                // No name to be had: it keeps its program's.
+                Ok(Response::Unknown(_) | Response::Error(_)) => break,
+                Ok(_) => {}
+                // Silence is allowed; a crash or garbage is not.
+                Err(BrainError::Forfeit(reason)) if reason.contains("no answer within") => {
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.process = Some(running);
+        Ok(())
+    }
+}
+
+impl Running {
+    /// What the brain must be told so that it knows `stones`, with `side` to move: `BEGIN`
+    /// on an empty board, `TURN` after one new opponent stone, else the whole `BOARD`.
+    fn update_lines(&self, game: &Gomoku, stones: &[(Cell, Player)], side: Player) -> Vec<String> {
+        if stones.is_empty() {
+            return vec!["BEGIN".to_string()];
+        }
+        let known_all = self.known.iter().all(|s| stones.contains(s));
+        if self.side == side
+            && known_all
+            && stones.len() == self.known.len() + 1
+            && let Some(&(cell, owner)) = stones.iter().find(|s| !self.known.contains(s))
+            && owner != side
+            && game.last_move() == Some(cell)
+        {
+            return vec![format!("TURN {}", coord_of(game, cell))];
+        }
+        // In the order it knew them, then the new ones, the last move last.
+        let mut order: Vec<(Cell, Player)> = self
+            .known
+            .iter()
+            .filter(|s| stones.contains(s))
+            .copied()
+            .collect();
+        let last = game.last_move();
+        for &stone in stones {
+            if !order.contains(&stone) && Some(stone.0) != last {
+                order.push(stone);
+            }
+        }
+        if let Some(stone) = last.and_then(|cell| stones.iter().find(|s| s.0 == cell))
+            && !order.contains(stone)
+        {
+            order.push(*stone);
+        }
+        let mut lines = vec!["BOARD".to_string()];
+        for (cell, owner) in order {
+            let field = if owner == side {
+                Field::Own
+            } else {
+                Field::Opponent
+            };
+            let number = match field {
+                Field::Own => 1,
+                Field::Opponent => 2,
+                Field::Continuous => 3,
+            };
+            lines.push(format!("{},{number}", coord_of(game, cell)));
+        }
+        lines.push("DONE".to_string());
+        lines
+    }
+
+    fn send(&mut self, line: &str, name: &str) -> Result<(), BrainError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| self.crashed(name, &format!("stopped reading its input ({e})")))
+    }
+
+    /// The next answer line, read within `limit` of `since`.
+    fn next_response(
+        &mut self,
+        since: Instant,
+        limit: Duration,
+        stop: &StopFlag,
+        name: &str,
+        waiting_for: &str,
+    ) -> Result<Response, BrainError> {
+        loop {
+            if stop.is_raised() {
+                return Err(BrainError::Stopped);
+            }
+            let waited = since.elapsed();
+            if waited >= limit {
+                return Err(forfeit(
+                    name,
+                    format!(
+                        "gave no answer within {} ms (waiting for {waiting_for}); it hangs",
+                        limit.as_millis()
+                    ),
+                ));
+            }
+            match self
+                .lines
+                .recv_timeout(POLL.min(limit.saturating_sub(waited)))
+            {
+                Ok(Some(line)) => {
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    return Response::parse(&line).map_err(|e| {
+                        forfeit(
+                            name,
+                            format!("answered garbage: {e} (waiting for {waiting_for})"),
+                        )
+                    });
+                }
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.crashed(name, "closed its output"));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// A forfeit for a brain whose process went away, with its exit status if it has one.
+    fn crashed(&mut self, name: &str, what: &str) -> BrainError {
+        let deadline = Instant::now() + END_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(POLL),
+                _ => break None,
+            }
+        };
+        match status {
+            Some(status) => forfeit(name, format!("crashed: {what}, {status}")),
+            None => forfeit(name, format!("{what} (still running; killed)")),
+        }
+    }
+}
+
+impl Drop for Running {
+    /// `END`, a moment to exit, then kill; the process is always reaped.
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "END").and_then(|()| self.stdin.flush());
+        let deadline = Instant::now() + END_GRACE;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(_)) => return,
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(POLL / 4),
+                _ => break,
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[allow(clippy::needless_pass_by_value)] // Called with `format!`s.
+fn forfeit(name: &str, reason: String) -> BrainError {
+    BrainError::Forfeit(format!("brain {name} {reason}"))
+}
+
+/// Every stone on the board, bottom row first.
+fn stones_of(game: &Gomoku) -> Vec<(Cell, Player)> {
+    let n = game.size();
+    let mut stones = Vec::new();
+    for row in 0..n {
+        for col in 0..n {
+            if let (Some(owner), Some(cell)) = (game.stone(row, col), game.cell(row, col)) {
+                stones.push((cell, owner));
+            }
+        }
+    }
+    stones
+}
+
+fn game_format(game: &Gomoku, cell: Cell) -> String {
+    game.format_move(cell)
+}
+
+/// Sends every line of the brain's output (invalid UTF-8 replaced), then `None`.
+fn read_output(stdout: std::process::ChildStdout, tx: &mpsc::Sender<Option<String>>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match reader.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buffer).into_owned();
+                if tx.send(Some(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = tx.send(None);
+}
