@@ -165,6 +165,7 @@ impl<G: Describe> GameTable<G> {
         let side = SideConfig {
             kind: PlayerKind::Engine,
             engine: settings.clone(),
+            ..SideConfig::default()
         };
         if let Some((made_for, engine)) = &mut self.engine
             && made_for.evaluator == settings.evaluator
@@ -538,6 +539,7 @@ impl<G: Describe> Table for GameTable<G> {
         let side = SideConfig {
             kind: PlayerKind::Engine,
             engine: settings,
+            ..SideConfig::default()
         };
         // A player of its own: the tree of a search that starts with a warm table would
         // show table hits where the search's work was.
