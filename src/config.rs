@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::Player;
 use crate::engine::settings::{EngineSettings, next_known_key};
-use crate::error::ConfigError;
+use crate::error::{ConfigError, quote};
 use crate::games::{GameKind, GameOptions, GamesConfig, Playable};
 
 /// The shipped defaults, the same text as `config.toml` at the crate root.
@@ -582,20 +582,63 @@ fn plain_type(wanted: &str) -> String {
     }
 }
 
-/// A TOML syntax error: where it is, and what is wrong.
-fn syntax_error(source: &str, text: &str, e: &toml::de::Error) -> ConfigError {
+/// A TOML syntax error: where it is, and what is wrong. A duplicate key or table is named
+/// (with the table it is in), since TOML's own message says only "duplicate key".
+pub fn syntax_error(source: &str, text: &str, e: &toml::de::Error) -> ConfigError {
+    let mut expected = e.message().trim().to_string();
     let location = e.span().map_or_else(String::new, |span| {
         let before = text.get(..span.start).unwrap_or(text);
         let line = before.matches('\n').count() + 1;
         let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        if expected.starts_with("duplicate") {
+            let written = text.get(span.clone()).unwrap_or("").trim();
+            if let Some(key) = duplicate_key(before, written) {
+                expected = format!("{expected}: {key}");
+            }
+        }
         format!("line {line}, column {column}")
     });
     ConfigError {
         source_name: source.to_string(),
         key: location,
         value: String::new(),
-        expected: e.message().trim().to_string(),
+        expected,
     }
+}
+
+/// The full dotted name of the key `written` at the end of `before`: inside the last
+/// `[table]` header unless it is a header itself.
+fn duplicate_key(before: &str, written: &str) -> Option<String> {
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    // A dotted key (`ui.mouse = 1`) is reported at its last part: the line gives the rest.
+    let on_line = format!("{}{written}", before.get(line_start..).unwrap_or(""));
+    let name = on_line.split('=').next().unwrap_or("").trim();
+    if name.is_empty() {
+        return None;
+    }
+    if name.starts_with('[') {
+        return Some(format!(
+            "the table [{}] appears twice",
+            quote(name.trim_matches(['[', ']']).trim())
+        ));
+    }
+    let table = before
+        .get(..line_start)
+        .unwrap_or("")
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('['))
+        .map(|l| {
+            let header = l.split(']').next().unwrap_or("");
+            header.trim_matches(['[', ']']).trim().to_string()
+        });
+    Some(match table {
+        Some(table) if !table.is_empty() => {
+            format!("{} is set twice", quote(&format!("{table}.{name}")))
+        }
+        _ => format!("{} is set twice", quote(name)),
+    })
 }
 
 #[cfg(test)]

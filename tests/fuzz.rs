@@ -1,6 +1,6 @@
 //! Property tests over arbitrary and mutated bytes for every parser that reads what a user,
-//! a config file or a save file gives: configs, saves, move strings, `--entrant` flags and
-//! tournament files. Each must answer with a value or an error, never panic, and an error
+//! a config file, a save file, a Gomocup manager or the terminal gives: configs, saves, move
+//! strings, `--entrant` flags, tournament files, brain protocol lines and terminal bytes. Each must answer with a value or an error, never panic, and an error
 //! message must never carry an escape character from its input.
 //!
 //! Seeds live in `tests/data/fuzz/<surface>/`; mutations flip, insert, delete and splice
@@ -11,6 +11,7 @@
 
 use std::path::Path;
 
+use gametree::brain::protocol::{CommandReader, Response};
 use gametree::config::Config;
 use gametree::games::Playable;
 use gametree::games::dots::Dots;
@@ -19,7 +20,10 @@ use gametree::games::kalah::Kalah;
 use gametree::games::tictactoe::TicTacToe;
 use gametree::session::{Session, parse_saved, peek_saved};
 use gametree::tournament::entrants::{TournamentSpec, parse_entrant_flag};
+use gametree::tui::input::{Decoder, PARTIAL_TIMEOUT};
 use proptest::prelude::*;
+use ratatui::crossterm::event::{Event as CtEvent, KeyCode, KeyEvent};
+use std::time::{Duration, Instant};
 
 /// Cases per surface when `PROPTEST_CASES` is not set.
 const SHORT_BUDGET: u32 = 300;
@@ -138,14 +142,39 @@ fn apply(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
 }
 
 /// A seed mutated, or arbitrary bytes.
-fn input(seeds: Vec<Vec<u8>>) -> impl Strategy<Value = String> {
+fn raw_input(seeds: Vec<Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
     let count = seeds.len();
     prop_oneof![
         4 => (0..count, prop::collection::vec(mutation(), 0..8))
             .prop_map(move |(i, ms)| apply(seeds[i].clone(), &ms)),
         1 => prop::collection::vec(any::<u8>(), 0..256),
     ]
-    .prop_map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A seed mutated, or arbitrary bytes, as text (invalid UTF-8 replaced).
+fn input(seeds: Vec<Vec<u8>>) -> impl Strategy<Value = String> {
+    raw_input(seeds).prop_map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Feeds `bytes` to a fresh decoder in pieces ending at `cuts`, the i-th piece `gaps_ms[i]`
+/// after the one before, settling timed-out sequences before each piece as the input thread
+/// does. Returns the events and the decoder.
+fn decode_in_pieces(bytes: &[u8], cuts: &[usize], gaps_ms: &[u64]) -> (Vec<CtEvent>, Decoder) {
+    let mut decoder = Decoder::new();
+    let mut events = Vec::new();
+    let mut now = Instant::now();
+    let mut ends: Vec<usize> = cuts.iter().map(|&c| c % (bytes.len() + 1)).collect();
+    ends.push(bytes.len());
+    ends.sort_unstable();
+    let mut start = 0;
+    for (i, &end) in ends.iter().enumerate() {
+        now += Duration::from_millis(gaps_ms.get(i).copied().unwrap_or(0));
+        decoder.expire(now, &mut events);
+        decoder.feed(&bytes[start..end], now, &mut events);
+        start = end;
+    }
+    decoder.expire(now + PARTIAL_TIMEOUT, &mut events);
+    (events, decoder)
 }
 
 fn assert_clean(message: &str) {
@@ -240,6 +269,64 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config())]
+
+    /// Manager lines to the brain: every line gets a command, an error or waits for its
+    /// block's end; an error's answer is one line; a command read back from the lines it
+    /// prints is the same command.
+    #[test]
+    fn brain_protocol_lines_never_panic(text in input(seeds("brain"))) {
+        let mut reader = CommandReader::new();
+        for line in text.lines() {
+            match reader.feed(line) {
+                Some(Ok(command)) => {
+                    let mut again = CommandReader::new();
+                    let lines = command.to_lines();
+                    let reread: Vec<_> = lines.iter().filter_map(|l| again.feed(l)).collect();
+                    prop_assert_eq!(reread, vec![Ok(command.clone())], "{:?}", lines);
+                }
+                Some(Err(e)) => {
+                    let answer = e.response().to_string();
+                    prop_assert!(!answer.contains(['\n', '\r']), "{:?}", answer);
+                }
+                None => {}
+            }
+            if let Ok(response) = Response::parse(line) {
+                let shown = response.to_string();
+                prop_assert!(!shown.contains(['\n', '\r']), "{:?}", shown);
+            }
+        }
+    }
+
+    /// Terminal bytes in any pieces at any pace: the decoder never panics, always settles
+    /// (nothing left waiting once the timeout has passed), and a key typed afterwards
+    /// arrives as that key.
+    #[test]
+    fn terminal_bytes_always_make_progress(
+        bytes in raw_input(seeds("terminal")),
+        cuts in prop::collection::vec(any::<usize>(), 0..8),
+        gaps_ms in prop::collection::vec(0u64..120, 0..9),
+    ) {
+        let (_, mut decoder) = decode_in_pieces(&bytes, &cuts, &gaps_ms);
+        prop_assert!(decoder.is_idle());
+        let mut events = Vec::new();
+        decoder.feed(b"q", Instant::now() + PARTIAL_TIMEOUT * 2, &mut events);
+        prop_assert_eq!(events, vec![CtEvent::Key(KeyEvent::from(KeyCode::Char('q')))]);
+    }
+
+    /// Without pauses, how the bytes are split into reads does not change what they mean.
+    #[test]
+    fn terminal_bytes_mean_the_same_however_split(
+        bytes in raw_input(seeds("terminal")),
+        cuts in prop::collection::vec(any::<usize>(), 0..8),
+    ) {
+        let (whole, _) = decode_in_pieces(&bytes, &[], &[]);
+        let (pieces, _) = decode_in_pieces(&bytes, &cuts, &[]);
+        prop_assert_eq!(whole, pieces);
+    }
+}
+
 fn accepted<G: Playable>(text: &str) {
     parse_saved::<G>(text, "seed").unwrap();
 }
@@ -265,6 +352,19 @@ fn every_seed_is_accepted() {
             gametree::games::GameKind::Gomoku => accepted::<Gomoku>(text),
             gametree::games::GameKind::Kalah => accepted::<Kalah>(text),
             gametree::games::GameKind::Dots => accepted::<Dots>(text),
+        }
+    }
+    let brain = seeds("brain");
+    let [responses, commands] = brain.as_slice() else {
+        panic!("tests/data/fuzz/brain: expected brain.txt and manager.txt");
+    };
+    for line in String::from_utf8_lossy(responses).lines() {
+        Response::parse(line).unwrap();
+    }
+    let mut reader = CommandReader::new();
+    for line in String::from_utf8_lossy(commands).lines() {
+        if let Some(command) = reader.feed(line) {
+            command.unwrap();
         }
     }
     for line in line_seeds("entrant").iter().filter(|l| !l.is_empty()) {

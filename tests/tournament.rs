@@ -239,7 +239,11 @@ fn bad_entrant_files_name_the_entrant_and_the_field() {
             "game = \"tictactoe\"\n[[entrant]]\nname = 5\n",
             "t.toml: entrant 1.name = 5",
         ),
-        ("[[entrant]\n", "t.toml: line 1:"),
+        ("[[entrant]\n", "t.toml: line 1, column"),
+        (
+            "games = 2\ngames = 3\n",
+            "t.toml: line 2, column 1: duplicate key: games is set twice",
+        ),
     ];
     for (text, expected) in more {
         let message = refusal(text);
@@ -248,6 +252,28 @@ fn bad_entrant_files_name_the_entrant_and_the_field() {
             "for {text:?}\n  got: {message}\n want: {expected}"
         );
     }
+}
+
+#[test]
+fn empty_opening_lists_and_too_many_random_plies_are_refused() {
+    let message = refusal(&format!("{HEAD}[openings]\nmoves = []\n"));
+    assert!(
+        message.starts_with("t.toml: openings.moves = []: holds no openings"),
+        "{message}"
+    );
+    let message = refusal(&format!("{HEAD}[openings]\nrandom_plies = 12\n"));
+    assert!(
+        message.starts_with(
+            "t.toml: openings.random_plies = 12: is more than Tic-tac-toe leaves room for: \
+             random opening 1 stops after"
+        ),
+        "{message}"
+    );
+    // Four random plies can never be forced to end Tic-tac-toe (a win takes five).
+    assert_eq!(
+        refusal(&format!("{HEAD}[openings]\nrandom_plies = 4\n")),
+        "accepted"
+    );
 }
 
 #[test]

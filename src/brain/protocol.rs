@@ -445,7 +445,13 @@ impl fmt::Display for Response {
             Self::About(pairs) => {
                 let list: Vec<String> = pairs
                     .iter()
-                    .map(|(key, value)| format!("{key}=\"{}\"", value.replace('"', "'")))
+                    .map(|(key, value)| {
+                        format!(
+                            "{}=\"{}\"",
+                            one_line(key),
+                            one_line(&value.replace('"', "'"))
+                        )
+                    })
                     .collect();
                 f.write_str(&list.join(", "))
             }

@@ -175,6 +175,14 @@ pub trait Playable: Game {
             Player::Second => "second",
         }
     }
+
+    /// A short note for the move log on what `mv` does in this position beyond the move
+    /// itself (a Kalah capture); `None` for nothing worth saying. Extra turns are noted by
+    /// the log itself.
+    fn move_note(&self, mv: Self::Move) -> Option<String> {
+        let _ = mv;
+        None
+    }
 }
 
 /// Every game's options: the `[tictactoe]`, `[gomoku]`, `[kalah]` and `[dots]` sections of

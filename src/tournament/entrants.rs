@@ -170,17 +170,8 @@ impl TournamentSpec {
     /// Parses tournament text; `source` names it in messages and `dir` is where relative
     /// opening files are looked for.
     pub fn parse(text: &str, source: &str, dir: Option<&Path>) -> Result<Self, ConfigError> {
-        let table: toml::Table = toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(0, |span| {
-                text.get(..span.start).unwrap_or(text).matches('\n').count() + 1
-            });
-            ConfigError {
-                source_name: source.to_string(),
-                key: format!("line {line}"),
-                value: String::new(),
-                expected: e.message().trim().to_string(),
-            }
-        })?;
+        let table: toml::Table =
+            toml::from_str(text).map_err(|e| crate::config::syntax_error(source, text, &e))?;
         let mut spec = Self {
             source: source.to_string(),
             ..Self::default()
@@ -282,6 +273,15 @@ fn parse_openings(
                     &dotted,
                     "a list of move strings like \"b2 a1\"",
                 )?;
+                if lines.is_empty() {
+                    return Err(ConfigError::new(
+                        source,
+                        dotted,
+                        "[]",
+                        "holds no openings: list at least one, like [\"b2 a1\"], or leave \
+                         `moves` out for random openings",
+                    ));
+                }
                 for (i, line) in lines.into_iter().enumerate() {
                     openings
                         .lines
@@ -636,7 +636,7 @@ impl TournamentSpec {
             }
             openings.push(moves);
         }
-        Ok(Tournament {
+        let tournament = Tournament {
             options,
             entrants,
             games_per_side: self.games_per_side,
@@ -644,9 +644,45 @@ impl TournamentSpec {
             jobs: self.jobs,
             random_plies: self.openings.random_plies,
             openings,
-        })
+        };
+        self.check_random_plies(&tournament)?;
+        Ok(tournament)
+    }
+
+    /// Refuses more random plies than the game leaves room for: a random opening stops
+    /// short when every further move would end the game, and the games would not start
+    /// where the file says. Checked over the first [`CHECKED_OPENINGS`] openings.
+    fn check_random_plies<G: Playable>(
+        &self,
+        tournament: &Tournament<G>,
+    ) -> Result<(), ConfigError> {
+        let wanted = tournament.random_plies as usize;
+        if !tournament.openings.is_empty() || wanted == 0 {
+            return Ok(());
+        }
+        let checked = (tournament.games_per_side as usize).min(CHECKED_OPENINGS);
+        let short = (0..checked)
+            .map(|k| (k, super::opening(tournament, k).len()))
+            .find(|&(_, plies)| plies < wanted);
+        match short {
+            None => Ok(()),
+            Some((k, plies)) => Err(ConfigError::new(
+                &self.source,
+                "openings.random_plies",
+                wanted.to_string(),
+                format!(
+                    "is more than {} leaves room for: random opening {} stops after {plies} \
+                     plies (every further move would end the game); use {plies} or fewer",
+                    G::KIND.title(),
+                    k + 1
+                ),
+            )),
+        }
     }
 }
+
+/// How many random openings [`TournamentSpec::resolve`] plays out to check `random_plies`.
+const CHECKED_OPENINGS: usize = 256;
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@ pub mod app;
 pub mod boards;
 pub mod driver;
 pub mod event;
+pub mod input;
 pub mod keymap;
 pub mod layout;
 pub mod panes;

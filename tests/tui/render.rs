@@ -376,3 +376,29 @@ fn every_game_screen_at_80x24_and_120x40_matches_its_snapshot() {
     screens_match::<Kalah>("kalah", "a b");
     screens_match::<Dots>("dots", "h1,1 v1,1 h2,2");
 }
+
+#[test]
+fn the_kalah_log_marks_captures_as_it_marks_extra_turns() {
+    use gametree::games::Playable;
+    let mut app = new_app::<Kalah>(&config(true, true));
+    // Play the first legal move until some move captures, then play that one.
+    let mut moves = Vec::new();
+    let mut capture = None;
+    for _ in 0..200 {
+        let game = app.session.current().clone();
+        game.legal_moves(&mut moves);
+        if let Some((mv, note)) = moves
+            .iter()
+            .find_map(|&mv| game.move_note(mv).map(|n| (mv, n)))
+        {
+            capture = Some(note);
+            app.session.play(mv, None).unwrap();
+            break;
+        }
+        app.session.play(moves[0], None).unwrap();
+    }
+    let note = capture.expect("no capture within 200 moves");
+    assert!(note.starts_with("captures "), "{note}");
+    let text = screen(&render(&mut app, 120, 40));
+    assert!(text.contains(&note), "{text}");
+}

@@ -682,6 +682,11 @@ impl Playable for Kalah {
     fn side_name(player: Player) -> &'static str {
         Kalah::side_name(player)
     }
+
+    fn move_note(&self, mv: Pit) -> Option<String> {
+        let captured = self.effect(mv)?.captured;
+        (captured > 0).then(|| format!("captures {captured}"))
+    }
 }
 
 #[cfg(test)]

@@ -52,6 +52,13 @@ pub fn draw<G: Playable>(
                 if let Some(value) = step.value {
                     spans.push(Span::raw(format!(" {:>8}", score::format::<G>(value))));
                 }
+                let before = match row {
+                    1 => Some(session.initial()),
+                    _ => steps.get(row - 2).map(|s| &s.after),
+                };
+                if let Some(note) = before.and_then(|b| b.move_note(step.mv)) {
+                    spans.push(Span::styled(format!(" {note}"), theme.dim));
+                }
                 if extra {
                     spans.push(Span::styled(" extra turn", theme.dim));
                 }
