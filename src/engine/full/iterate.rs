@@ -203,6 +203,7 @@ where
         let (mut lower, mut upper) = score::margin_range(game).unwrap_or((-INFINITY, INFINITY));
         let mut guess = guess.clamp(lower, upper);
         while lower < upper {
+            self.stats.solve_bounds = Some((lower, upper));
             let beta = if guess == lower { guess + 1 } else { guess };
             match self.root_pass(game, depth, beta - 1, beta, root) {
                 RootPass::FailLow(value) => {
@@ -217,6 +218,7 @@ where
                 other => return other,
             }
         }
+        self.stats.solve_bounds = Some((lower, upper));
         self.root_pass(game, depth, lower - 1, lower + 1, root)
     }
 
