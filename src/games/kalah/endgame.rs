@@ -579,6 +579,16 @@ type Slots = [[[OnceLock<EndgameDb>; MAX_ENDGAME_STONES as usize + 1]; 2]; MAX_P
 static SLOTS: Slots =
     [const { [const { [const { OnceLock::new() }; MAX_ENDGAME_STONES as usize + 1] }; 2] };
         MAX_PITS + 1];
+/// The build running in this process: positions done and in all (0 in all: none).
+static BUILD_PROGRESS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+
+/// How far the build running in this process has come (positions done, in all), `None`
+/// when none runs: for screens that show it while they go on without the table.
+pub fn build_progress() -> Option<(u64, u64)> {
+    let total = BUILD_PROGRESS[1].load(Ordering::Relaxed);
+    (total > 0).then(|| (BUILD_PROGRESS[0].load(Ordering::Relaxed), total))
+}
+
 /// One build at a time in a process (a second caller waits, then finds the table ready).
 static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
@@ -645,7 +655,18 @@ pub fn prepare(
     };
     let started = Instant::now();
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    db.build(threads, progress, stop)?;
+    BUILD_PROGRESS[0].store(0, Ordering::Relaxed);
+    BUILD_PROGRESS[1].store(db.len() as u64, Ordering::Relaxed);
+    let built = db.build(
+        threads,
+        &mut |done, total| {
+            BUILD_PROGRESS[0].store(done, Ordering::Relaxed);
+            progress(done, total);
+        },
+        stop,
+    );
+    BUILD_PROGRESS[1].store(0, Ordering::Relaxed);
+    built?;
     let elapsed = started.elapsed();
     let saved = match &path {
         Some(path) => db
