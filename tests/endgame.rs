@@ -38,8 +38,6 @@ fn plain(game: &mut Kalah) -> i32 {
 
 /// Every way to put at most `stones` stones into `slots` pits.
 fn boards(slots: usize, stones: u16) -> Vec<Vec<u16>> {
-    let mut out = Vec::new();
-    let mut board = vec![0; slots];
     fn fill(i: usize, left: u16, board: &mut Vec<u16>, out: &mut Vec<Vec<u16>>) {
         if i == board.len() {
             out.push(board.clone());
@@ -50,6 +48,8 @@ fn boards(slots: usize, stones: u16) -> Vec<Vec<u16>> {
             fill(i + 1, left - s, board, out);
         }
     }
+    let mut out = Vec::new();
+    let mut board = vec![0; slots];
     fill(0, stones, &mut board, &mut out);
     out
 }
@@ -125,6 +125,7 @@ fn solve(game: &Kalah) -> (i32, u64) {
 
 #[test]
 fn solves_with_a_database_equal_the_reference_values_and_solves_without() {
+    const STONES: u32 = 8;
     // tests/data/reference/kalah.md: (pits, stones, standard capture, empty capture).
     let reference = [
         (1, 1, 0, 0),
@@ -147,7 +148,6 @@ fn solves_with_a_database_equal_the_reference_values_and_solves_without() {
         (4, 2, 6, 6),
         (4, 3, 6, 8),
     ];
-    const STONES: u32 = 8;
     let stop = StopFlag::new();
     let mut total_hits = 0;
     for (pits, stones, standard, empty) in reference {

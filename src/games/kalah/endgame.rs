@@ -327,7 +327,7 @@ impl EndgameDb {
 
     /// The position of rank `rank` among those with `k` stones (the inverse of the rank
     /// part of [`EndgameDb::index`]), as bar positions.
-    fn unrank_bars(&self, mut rank: u64, k: u32, bars: &mut [usize]) {
+    fn unrank_bars(mut rank: u64, k: u32, bars: &mut [usize]) {
         let bars_len = bars.len();
         let mut limit = k as usize + bars_len; // bars lie in 0..limit
         for j in (0..bars_len).rev() {
@@ -368,7 +368,7 @@ impl EndgameDb {
                         break;
                     }
                     let last = (first + CHUNK).min(layer_len);
-                    self.unrank_bars(first, k, &mut bars);
+                    Self::unrank_bars(first, k, &mut bars);
                     for _ in first..last {
                         bars_to_pits(&bars, k, &mut board);
                         self.solve(&board, k);
@@ -712,15 +712,18 @@ pub fn describe(db: &EndgameDb, origin: &Origin, took: Duration) -> String {
             saved,
             rejected,
         } => {
-            let mut line = format!("{what}: built in {:.2} s", elapsed.as_secs_f64());
-            if let Some(why) = rejected {
-                line.push_str(&format!(" (cache file rejected: {why})"));
-            }
-            match saved {
-                Ok(path) => line.push_str(&format!(", saved to {}", path.display())),
-                Err(why) => line.push_str(&format!(", not saved: {why}")),
-            }
-            line
+            let rejected = rejected
+                .as_ref()
+                .map(|why| format!(" (cache file rejected: {why})"))
+                .unwrap_or_default();
+            let saved = match saved {
+                Ok(path) => format!("saved to {}", path.display()),
+                Err(why) => format!("not saved: {why}"),
+            };
+            format!(
+                "{what}: built in {:.2} s{rejected}, {saved}",
+                elapsed.as_secs_f64()
+            )
         }
     }
 }
@@ -751,11 +754,11 @@ mod tests {
             for k in 0..=5u32 {
                 let layer = db.offsets[k as usize + 1] - db.offsets[k as usize];
                 let mut bars = vec![0; m - 1];
-                db.unrank_bars(0, k, &mut bars);
+                EndgameDb::unrank_bars(0, k, &mut bars);
                 let mut board = vec![0u8; m];
                 for r in 0..layer {
                     let mut check = vec![0; m - 1];
-                    db.unrank_bars(r, k, &mut check);
+                    EndgameDb::unrank_bars(r, k, &mut check);
                     assert_eq!(check, bars, "rank {r} of layer {k}");
                     bars_to_pits(&bars, k, &mut board);
                     assert_eq!(board.iter().map(|&s| u32::from(s)).sum::<u32>(), k);
