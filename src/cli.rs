@@ -547,11 +547,20 @@ fn format_pv_move<G: Game>(game: &G, mv: G::Move) -> String {
     game.format_move(mv)
 }
 
-/// `gametree solve GAME`: exact value by full-depth search over every legal move.
+/// `gametree solve GAME`: exact value by full-depth search over every legal move. Builds or
+/// loads what the game's search uses first (Kalah's endgame database, timed apart), prints
+/// progress on stderr while it runs, and stops on Ctrl-C with the bounds proved so far.
 pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     let options = options_with_flags::<G>(config, &args.game_flags)?;
     let game: G = start_position(&options, &args.game_flags)?;
     let evaluator = crate::games::evaluator_for::<G>(&options, "default", "solve", "evaluator")?;
+    let stop = crate::tournament::command::interrupt_flag();
+    let prepared = prepare_search::<G>(&options, &stop)?;
+    if let Some(line) = &prepared
+        && !args.json
+    {
+        writeln!(std::io::stdout(), "{line}")?;
+    }
     let settings = EngineSettings {
         limits: crate::engine::limits::Limits::default(),
         solve: true,
@@ -568,24 +577,51 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
     let table = crate::engine::tt::TranspositionTable::try_new(settings.tt_mb)
         .with_context(|| format!("--tt-mb {}", settings.tt_mb))?;
     table.clear();
-    let prepared = preparing.elapsed();
+    let prepared_table = preparing.elapsed();
+    let sign = game.to_move().sign();
+    let mut last_report = std::time::Instant::now();
+    let mut report = |r: &crate::engine::result::SearchResult<G::Move>| {
+        if last_report.elapsed() >= SOLVE_PROGRESS_INTERVAL {
+            last_report = std::time::Instant::now();
+            eprintln!("{}", solve_progress::<G>(&r.stats, sign));
+        }
+    };
     let result = crate::engine::full::search(
         &game,
         &evaluator,
         &settings,
         &mut rng,
         &mut crate::engine::tree::NoopObserver,
-        &StopFlag::new(),
-        &mut |_| {},
+        &stop,
+        &mut report,
         Some(&table),
     );
-    let value = score::game_value::<G>(result.value) * game.to_move().sign();
+    if !result.completed {
+        let (lower, upper) = proved_bounds::<G>(&result.stats, sign);
+        if args.json {
+            writeln!(
+                std::io::stdout(),
+                "{}",
+                json!({"stopped": true, "lower": lower, "upper": upper, "nodes": result.stats.nodes, "millis": json_millis(result.stats.elapsed), "endgame": prepared})
+            )?;
+        } else {
+            writeln!(
+                std::io::stdout(),
+                "stopped after {:.1} s: the value is proved to lie in [{lower:+}, {upper:+}] \
+                 (first player's view)\nnodes {}",
+                result.stats.elapsed.as_secs_f64(),
+                group_digits(result.stats.nodes),
+            )?;
+        }
+        return Ok(());
+    }
+    let value = score::game_value::<G>(result.value) * sign;
     let best = result.best.map(|m| game.format_move(m));
     if args.json {
         writeln!(
             std::io::stdout(),
             "{}",
-            json!({"value": value, "best_move": best, "nodes": result.stats.nodes, "millis": json_millis(result.stats.elapsed), "table_millis": json_millis(prepared)})
+            json!({"value": value, "best_move": best, "nodes": result.stats.nodes, "millis": json_millis(result.stats.elapsed), "table_millis": json_millis(prepared_table), "endgame_hits": result.stats.endgame_hits, "endgame": prepared})
         )?;
     } else {
         let meaning = match (G::SCORING, value.signum()) {
@@ -602,11 +638,80 @@ pub fn solve<G: Playable>(config: &Config, args: &SolveArgs) -> Result<()> {
             best.as_deref().unwrap_or("none (game over)"),
             group_digits(result.stats.nodes),
             result.stats.millis(),
-            prepared.as_secs_f64() * 1000.0,
+            prepared_table.as_secs_f64() * 1000.0,
             settings.tt_mb
         )?;
+        if result.stats.endgame_hits > 0 {
+            writeln!(
+                std::io::stdout(),
+                "endgame database answered {} nodes; deepest ply {}",
+                group_digits(result.stats.endgame_hits),
+                result.stats.max_ply
+            )?;
+        }
     }
     Ok(())
+}
+
+/// How often `solve` prints its progress.
+const SOLVE_PROGRESS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Loads or builds what `G`'s searches use (Kalah's endgame database) with a progress bar on
+/// stderr when it is a terminal; Ctrl-C (`stop`) ends the build.
+pub fn prepare_search<G: Playable>(
+    options: &G::Options,
+    stop: &StopFlag,
+) -> Result<Option<String>> {
+    use std::io::IsTerminal;
+    let bar = if std::io::stderr().is_terminal() {
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "building the endgame database {bar:40} {percent}% {pos}/{len} positions, {elapsed} (eta {eta})",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let result = G::prepare_search(
+        options,
+        &mut |done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        },
+        stop,
+    );
+    bar.finish_and_clear();
+    result
+}
+
+/// The root value bounds a solve has proved so far, as the first player's margin (or win
+/// / loss), lowest first.
+fn proved_bounds<G: Game>(stats: &crate::engine::stats::SearchStats, sign: i32) -> (i32, i32) {
+    let (low, high) = stats
+        .solve_bounds
+        .unwrap_or((-score::INFINITY, score::INFINITY));
+    let (low, high) = (
+        score::game_value::<G>(low) * sign,
+        score::game_value::<G>(high) * sign,
+    );
+    (low.min(high), low.max(high))
+}
+
+/// One line of a running solve's progress: bounds proved, nodes, time, deepest ply.
+fn solve_progress<G: Game>(stats: &crate::engine::stats::SearchStats, sign: i32) -> String {
+    let (lower, upper) = proved_bounds::<G>(stats, sign);
+    let secs = stats.elapsed.as_secs_f64();
+    format!(
+        "{secs:>8.1} s  value in [{lower:+}, {upper:+}]  nodes {} ({:.1} M/s)  deepest ply {}  \
+         database hits {}",
+        group_digits(stats.nodes),
+        stats.nodes_per_second() / 1e6,
+        stats.max_ply,
+        group_digits(stats.endgame_hits),
+    )
 }
 
 /// `gametree perft GAME --depth N`.

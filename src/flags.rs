@@ -34,6 +34,9 @@ pub struct GameFlags {
     /// Kalah: capture even when the opposite pit is empty (true|false).
     #[arg(long, value_name = "BOOL")]
     pub empty_capture: Option<String>,
+    /// Kalah: endgame database size, in stones left in the pits (0 = none).
+    #[arg(long, value_name = "STONES")]
+    pub endgame_stones: Option<String>,
     /// Dots and Boxes rows of boxes.
     #[arg(long)]
     pub rows: Option<String>,
@@ -55,6 +58,7 @@ impl GameFlags {
             ("pits", &self.pits),
             ("stones", &self.stones),
             ("empty_capture", &self.empty_capture),
+            ("endgame_stones", &self.endgame_stones),
             ("rows", &self.rows),
             ("cols", &self.cols),
         ]

@@ -196,6 +196,15 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
         None
     }
 
+    /// The exact value of this position (not over) for the side to move, in the game's own
+    /// units and with the banked points included (for margin games: the final margin), when
+    /// the game knows it without searching: Kalah's endgame databases. `None` (the default)
+    /// when it does not. The full engine uses it, for margin games, in place of searching
+    /// the node.
+    fn exact_value(&self) -> Option<i32> {
+        None
+    }
+
     /// A dense index of `mv`, below [`Game::move_space`] (for killer and history tables).
     fn move_index(&self, mv: Self::Move) -> usize;
 

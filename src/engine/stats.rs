@@ -24,6 +24,14 @@ pub struct SearchStats {
     /// Nodes of margin games cut because no result still possible could reach into the
     /// window (full engine).
     pub bound_cutoffs: u64,
+    /// Nodes answered exactly by the game without search: an endgame database
+    /// ([`super::Game::exact_value`]; full engine).
+    pub endgame_hits: u64,
+    /// The deepest ply (moves from the root) a node was visited at (full engine).
+    pub max_ply: u32,
+    /// While a solve runs: the lowest and highest root value (score units, side to move at
+    /// the root) it has proved so far; they meet when it is done. `None` for other searches.
+    pub solve_bounds: Option<(i32, i32)>,
     /// Depth searched (moves from the root).
     pub depth: u32,
     /// Nodes of the search to `depth` alone: for the full engine its last completed
@@ -68,6 +76,8 @@ impl SearchStats {
         self.tt_hits += other.tt_hits;
         self.tt_cutoffs += other.tt_cutoffs;
         self.bound_cutoffs += other.bound_cutoffs;
+        self.endgame_hits += other.endgame_hits;
+        self.max_ply = self.max_ply.max(other.max_ply);
     }
 }
 

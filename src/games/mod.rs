@@ -168,6 +168,19 @@ pub trait Playable: Game {
         None
     }
 
+    /// Loads or builds what searches of a game with `options` use beyond the rules (Kalah's
+    /// endgame database), calling `progress(done, total)` while it builds and giving up once
+    /// `stop` is raised; says what it did in one line, `None` when there is nothing to do
+    /// (the default). Games made by [`Playable::new_game`] use it once it is ready.
+    fn prepare_search(
+        options: &Self::Options,
+        progress: &mut dyn FnMut(u64, u64),
+        stop: &crate::engine::limits::StopFlag,
+    ) -> anyhow::Result<Option<String>> {
+        let _ = (options, progress, stop);
+        Ok(None)
+    }
+
     /// What people call `player`'s side in this game (X/O, Black/White, South/North).
     fn side_name(player: Player) -> &'static str {
         match player {

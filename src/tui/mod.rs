@@ -243,6 +243,19 @@ fn game_screen<G: HasBoard>(
     let names = brains
         .each_ref()
         .map(|b| b.as_ref().map(|b| b.name().to_string()));
+    // What the searches use beyond the rules (Kalah's endgame database) is loaded or built
+    // in the background: the engine searches without it until it is ready, and the engine
+    // pane shows the build's progress. Quitting the program ends the build.
+    let options = session.options.clone();
+    let _ = std::thread::Builder::new()
+        .name("prepare-search".to_string())
+        .spawn(move || {
+            let _ = G::prepare_search(
+                &options,
+                &mut |_, _| {},
+                &crate::engine::limits::StopFlag::new(),
+            );
+        });
     let (tx, rx) = mpsc::channel();
     let sink = tx.clone();
     let mut worker = Worker::spawn_with_brains(engines, brains, move |report| {

@@ -206,9 +206,15 @@ pub fn check_agreement<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32)
     }
 }
 
-/// Runs the built `gametree` with `args`.
+/// Where the programs the tests run keep their cache (endgame databases).
+pub fn test_cache_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache")
+}
+
+/// Runs the program with `args` (its cache in [`test_cache_dir`], not the user's).
 pub fn gametree(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_gametree"))
+        .env("GAMETREE_CACHE_DIR", test_cache_dir())
         .args(args)
         .output()
         .expect("the binary runs")
@@ -220,6 +226,7 @@ pub fn gametree_with_input(args: &[&str], input: &[u8]) -> String {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
+        .env("GAMETREE_CACHE_DIR", test_cache_dir())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -20,6 +20,8 @@ const ASPIRATION_MAX: i32 = 64 * MARGIN_UNIT;
 /// An iteration is not started once this share of the time is spent (the next one would
 /// most likely not finish: each iteration costs more than all earlier ones together).
 const SOFT_TIME_SHARE: f64 = 0.5;
+/// A solve's shallow iterations, for a first guess, go below this depth.
+const SOLVE_GUESS_DEPTH: u32 = 6;
 
 impl<G, E, O> Searcher<'_, G, E, O>
 where
@@ -52,12 +54,19 @@ where
         let max_depth = self.settings.limits.max_depth().max(1);
         let mut answer: Option<SearchResult<G::Move>> = None;
         let mut previous = 0;
-        // A solve goes straight to the end: shallow iterations would only estimate values
-        // at horizons that the exact search never has.
-        let first_depth = if self.settings.solve { max_depth } else { 1 };
-        for depth in first_depth..=max_depth {
+        // A solve first searches a few shallow iterations, for MTD(f)'s first guess and the
+        // table's best moves (they cost a fraction of the proof and save it whole passes),
+        // then goes straight to the end.
+        let depths: Vec<u32> = if self.settings.solve {
+            (1..SOLVE_GUESS_DEPTH.min(max_depth))
+                .chain(std::iter::once(max_depth))
+                .collect()
+        } else {
+            (1..=max_depth).collect()
+        };
+        for depth in depths {
             let nodes_before = self.stats.nodes;
-            let pass = if self.settings.solve {
+            let pass = if self.settings.solve && depth == max_depth {
                 self.converge(game, depth, previous, &mut root)
             } else {
                 self.aspirate(game, depth, previous, &mut root)
@@ -203,6 +212,7 @@ where
         let (mut lower, mut upper) = score::margin_range(game).unwrap_or((-INFINITY, INFINITY));
         let mut guess = guess.clamp(lower, upper);
         while lower < upper {
+            self.stats.solve_bounds = Some((lower, upper));
             let beta = if guess == lower { guess + 1 } else { guess };
             match self.root_pass(game, depth, beta - 1, beta, root) {
                 RootPass::FailLow(value) => {
@@ -217,6 +227,7 @@ where
                 other => return other,
             }
         }
+        self.stats.solve_bounds = Some((lower, upper));
         self.root_pass(game, depth, lower - 1, lower + 1, root)
     }
 

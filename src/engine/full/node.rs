@@ -176,6 +176,20 @@ where
             self.observer.leave(value, Bound::Exact, 0);
             return value;
         }
+        if ply as u32 > self.stats.max_ply {
+            self.stats.max_ply = ply as u32;
+        }
+        if G::SCORING == Scoring::Margin
+            && let Some(exact) = game.exact_value()
+        {
+            // The game knows this position's value (an endgame database): exact at any
+            // depth, so proven with height 0, and nothing to search or store.
+            self.stats.endgame_hits += 1;
+            let value = exact * MARGIN_UNIT;
+            self.height = Some(0);
+            self.observer.leave(value, Bound::Exact, 0);
+            return value;
+        }
         if depth == 0 {
             // Nothing is stored at depth 0 (a proven entry there would be a finished game).
             self.stats.leaf_evals += 1;

@@ -4,6 +4,7 @@
 //! The position hash is in `hash.rs`, the evaluators in `eval.rs`, the `[kalah]` options in
 //! `options.rs`.
 
+pub mod endgame;
 mod eval;
 mod hash;
 mod options;
@@ -84,7 +85,22 @@ pub struct Kalah {
     cycle_keys: &'static CycleKeys,
     /// Every stone on the board (constant through a game).
     total: u16,
+    /// The endgame database this game probes (see [`Kalah::with_endgame`]).
+    endgame: EndgameLink,
 }
+
+/// The size (stones) of the endgame database a game probes; 0 for none. Not part of the
+/// position: two games that differ only in it are equal.
+#[derive(Clone, Copy, Debug, Default)]
+struct EndgameLink(u8);
+
+impl PartialEq for EndgameLink {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for EndgameLink {}
 
 impl Kalah {
     /// The starting position with `pits` pits per side (clamped to 1..=12) and `stones`
@@ -108,6 +124,43 @@ impl Kalah {
         self
     }
 
+    /// The same position, probing the endgame database of `stones` stones for this board
+    /// size and rule once it is ready ([`endgame::prepare`]); 0 probes none. Until the
+    /// database is prepared in this process, the game searches as without it.
+    pub fn with_endgame(mut self, stones: u32) -> Self {
+        self.endgame = EndgameLink(stones.min(endgame::MAX_ENDGAME_STONES) as u8);
+        self
+    }
+
+    /// The endgame database size this game asks for (0: none).
+    pub fn endgame_stones(&self) -> u32 {
+        u32::from(self.endgame.0)
+    }
+
+    /// The best remaining margin for the side to move according to the endgame database,
+    /// when the game probes one, it is prepared and the position has few enough stones.
+    #[inline]
+    pub fn endgame_value(&self) -> Option<i32> {
+        let stones = self.endgame.0;
+        if stones == 0 || self.over {
+            return None;
+        }
+        let n = self.pit_count();
+        let left = self.total - self.ring[n] - self.ring[2 * n + 1];
+        if left > u16::from(stones) {
+            return None;
+        }
+        let db = endgame::registered(n, self.empty_capture, u32::from(stones))?;
+        let mut board = [0u8; 2 * MAX_PITS];
+        let own = self.hole_of(self.to_move, 0);
+        let theirs = self.hole_of(self.to_move.other(), 0);
+        for i in 0..n {
+            board[i] = self.ring[own + i] as u8;
+            board[n + i] = self.ring[theirs + i] as u8;
+        }
+        db.value(&board[..2 * n])
+    }
+
     fn empty(n: usize) -> Self {
         Self {
             ring: [0; RING],
@@ -118,6 +171,7 @@ impl Kalah {
             hashes: [0; VIEWS],
             cycle_keys: &CYCLE_KEYS[n],
             total: 0,
+            endgame: EndgameLink(0),
         }
     }
 
@@ -517,6 +571,12 @@ impl Game for Kalah {
         Some(i32::from(self.total - stores))
     }
 
+    #[inline]
+    fn exact_value(&self) -> Option<i32> {
+        self.endgame_value()
+            .map(|remaining| self.banked() * self.to_move.sign() + remaining)
+    }
+
     fn move_index(&self, mv: Pit) -> usize {
         mv as usize
     }
@@ -659,7 +719,9 @@ impl Playable for Kalah {
 
     fn new_game(options: &KalahOptions) -> Self {
         let stones = options.stones.min(u32::from(MAX_STONES)) as u16;
-        Self::new(options.pits as usize, stones).with_empty_capture(options.empty_capture)
+        Self::new(options.pits as usize, stones)
+            .with_empty_capture(options.empty_capture)
+            .with_endgame(options.endgame_stones)
     }
 
     fn options_in(games: &crate::games::GamesConfig) -> Option<&Self::Options> {
@@ -686,6 +748,27 @@ impl Playable for Kalah {
     fn move_note(&self, mv: Pit) -> Option<String> {
         let captured = self.effect(mv)?.captured;
         (captured > 0).then(|| format!("captures {captured}"))
+    }
+
+    fn prepare_search(
+        options: &KalahOptions,
+        progress: &mut dyn FnMut(u64, u64),
+        stop: &crate::engine::limits::StopFlag,
+    ) -> anyhow::Result<Option<String>> {
+        if options.endgame_stones == 0 {
+            return Ok(None);
+        }
+        let started = std::time::Instant::now();
+        let dir = endgame::cache_dir();
+        let (db, origin) = endgame::prepare(
+            dir.as_deref(),
+            options.pits as usize,
+            options.empty_capture,
+            options.endgame_stones,
+            progress,
+            stop,
+        )?;
+        Ok(Some(endgame::describe(db, &origin, started.elapsed())))
     }
 }
 

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::endgame::MAX_ENDGAME_STONES;
 use super::{MAX_PITS, MAX_STONES};
 use crate::error::ConfigError;
 use crate::games::GameOptions;
@@ -53,6 +54,8 @@ impl Default for LinearWeights {
 /// stones = 4               # stones per pit at the start, 1..=20
 /// empty_capture = false    # false: standard capture; true: Irving et al.'s rule
 /// depth = 8                # engine depth when a player's own depth is 0, 1..=64
+/// endgame_stones = 16      # endgame database: exact values with at most this many stones
+///                          # in the pits, 0..=40 (0 = none); built once, cached on disk
 ///
 /// [kalah.linear]           # the "linear" evaluator, from the side to move
 /// store = 1.0              # per stone in the own store
@@ -71,6 +74,10 @@ pub struct KalahOptions {
     pub empty_capture: bool,
     /// Engine search depth when a player's own depth is 0, 1..=64 (default 8).
     pub depth: u32,
+    /// Stones in the pits up to which the search reads exact values from an endgame
+    /// database instead of searching, 0..=40 (default 16; 0: no database). The database is
+    /// built on first use and cached (see [`super::endgame`]).
+    pub endgame_stones: u32,
     /// Weights of the `linear` evaluator.
     pub linear: LinearWeights,
     /// Weights of the `tuned` evaluator: the same linear form, with the weights that won
@@ -96,11 +103,15 @@ impl Default for KalahOptions {
             stones: 4,
             empty_capture: false,
             depth: 8,
+            endgame_stones: DEFAULT_ENDGAME_STONES,
             linear: LinearWeights::default(),
             tuned: LinearWeights::tuned(),
         }
     }
 }
+
+/// The default of `kalah.endgame_stones`: see the README for what it costs.
+pub const DEFAULT_ENDGAME_STONES: u32 = 16;
 
 /// A refused option: its key (under `kalah.`), the value as text, what is allowed.
 type Refusal = (&'static str, String, String);
@@ -158,6 +169,26 @@ impl KalahOptions {
                 "depth",
                 self.depth.to_string(),
                 "must be 1..=64".to_string(),
+            ));
+        }
+        if self.endgame_stones > MAX_ENDGAME_STONES {
+            return Err((
+                "endgame_stones",
+                self.endgame_stones.to_string(),
+                format!("must be 0..={MAX_ENDGAME_STONES} (0: no endgame database)"),
+            ));
+        }
+        let positions = super::endgame::positions(self.pits as usize, self.endgame_stones);
+        if positions > u128::from(super::endgame::MAX_BYTES) {
+            return Err((
+                "endgame_stones",
+                self.endgame_stones.to_string(),
+                format!(
+                    "needs a database of {positions} bytes with {} pits; at most {} \
+                     (choose fewer stones)",
+                    self.pits,
+                    super::endgame::MAX_BYTES
+                ),
             ));
         }
         check_weight("linear.store", self.linear.store)?;

@@ -107,7 +107,7 @@ fn stat_items<'a>(stats: &SearchStats, theme: &Theme) -> Vec<Item<'a>> {
     } else {
         stats.depth.to_string()
     };
-    vec![
+    let mut items = vec![
         item("nodes", group_digits(stats.nodes), theme),
         item(
             "speed",
@@ -117,7 +117,11 @@ fn stat_items<'a>(stats: &SearchStats, theme: &Theme) -> Vec<Item<'a>> {
         item("cut-offs", group_digits(stats.cutoffs), theme),
         item("time", short_time(stats.millis()), theme),
         item("depth", depth, theme),
-    ]
+    ];
+    if stats.endgame_hits > 0 {
+        items.push(item("database", group_digits(stats.endgame_hits), theme));
+    }
+    items
 }
 
 /// What plain minimax would have cost, against the nodes of this search to the same depth
@@ -192,7 +196,7 @@ fn minimax_items<'a>(
 pub fn lines<G: Playable>(pane: &EnginePane<G>, width: u16) -> Vec<Line<'static>> {
     let theme = pane.theme;
     let engine = pane.engine;
-    let mut lines: Vec<Line> = Vec::new();
+    let mut lines: Vec<Line> = endgame_lines(pane);
     let side = engine
         .pending
         .map(|p| (p.side, p.purpose))
@@ -350,6 +354,36 @@ fn brain_lines<G: Playable>(
             .collect();
         lines.extend(flow(words, " ", width));
     }
+}
+
+/// What the endgame database says: that it is still being built (the engine searches
+/// without it until then), or the exact value of the position on view when it knows it.
+fn endgame_lines<G: Playable>(pane: &EnginePane<G>) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if G::KIND == crate::games::GameKind::Kalah
+        && let Some((done, total)) = crate::games::kalah::endgame::build_progress()
+    {
+        lines.push(Line::styled(
+            format!(
+                "building the endgame database: {}%",
+                done * 100 / total.max(1)
+            ),
+            pane.theme.dim,
+        ));
+    }
+    if let Some(value) = pane.position.exact_value() {
+        let mover = pane.position.to_move();
+        let verdict = match value.signum() {
+            1 => format!("win by {value} for {}", G::side_name(mover)),
+            -1 => format!("win by {} for {}", -value, G::side_name(mover.other())),
+            _ => "draw".to_string(),
+        };
+        lines.push(Line::from(vec![
+            Span::styled("endgame database: ", pane.theme.dim),
+            Span::styled(verdict, pane.theme.title),
+        ]));
+    }
+    lines
 }
 
 /// How many lines the pane's text takes at this inside width (for scrolling).
