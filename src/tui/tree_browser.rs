@@ -898,14 +898,25 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
     let mover_name = G::side_name(mover);
     let this = move_name(rec, id);
     match (node.kind, node.bound) {
-        (NodeKind::NullWindow, Bound::Upper) => format!(
-            "null-window test {window}: is {this} better for {mover_name} than the best so \
-             far? No ({value}), so it is not searched further"
-        ),
-        (NodeKind::NullWindow, _) => format!(
-            "null-window test {window}: is {this} better for {mover_name} than the best so \
-             far? Yes ({value}), so it is searched again with the full window (next row)"
-        ),
+        (NodeKind::NullWindow, _) => {
+            // The test asks from the mover's side: is the move better than the best so far?
+            let (low, got) = if mover == node.to_move {
+                (node.alpha, node.value)
+            } else {
+                (-node.beta, -node.value)
+            };
+            let answer = if got > low {
+                "Yes, so it is searched again with the full window (next row)"
+            } else {
+                "No, so it is not searched further"
+            };
+            format!(
+                "null-window test {window}: is {this} better for {mover_name} than {}, the \
+                 best so far? {answer} ({mover_name} gets {})",
+                score::format::<G>(low),
+                score::format::<G>(got)
+            )
+        }
         (NodeKind::ReSearch, bound) => format!(
             "re-search of {this} with the window {window}, after its null-window test said \
              it is better: {} {value}",
