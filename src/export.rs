@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::score::{self, INFINITY};
-use crate::engine::tree::{Bound, SearchTree, TreeNode};
-use crate::engine::{Game, Player};
+use crate::engine::score::{self, INFINITY, MARGIN_UNIT};
+use crate::engine::tree::{Bound, NodeKind, SearchTree, TreeNode};
+use crate::engine::{Game, Player, Scoring};
 
 /// One node in the exported form: the move in notation, the window and value as numbers from
 /// the side to move's point of view (score units).
@@ -40,6 +40,12 @@ pub struct ExportNode {
     /// The value came from the transposition table (the node was not expanded).
     #[serde(default)]
     pub tt_hit: bool,
+    /// What the node was: `search`, `null_window` (a test of a later move), `re_search`
+    /// (that move again with the full window), `aspiration` and `aspiration_retry` (the
+    /// root's windows), `null_test` (an MTD(f) pass), `range_cut` (proven by the points
+    /// still open) or `skipped` (a move a cut-off made unnecessary; not searched).
+    #[serde(default)]
+    pub kind: NodeKind,
 }
 
 /// A whole exported tree.
@@ -82,6 +88,7 @@ fn export_node<G: Game>(game: &G, id: usize, n: &TreeNode<G::Move>) -> ExportNod
         skipped: n.skipped,
         pv: n.on_pv,
         tt_hit: n.tt_hit,
+        kind: n.kind,
     }
 }
 
@@ -125,22 +132,114 @@ pub fn bound_text<G: Game>(v: i32) -> String {
     }
 }
 
+/// The score unit of margin games (a window edge one unit off a whole stone or box is a
+/// tie-separating edge), `None` for win/loss games.
+fn margin_unit<G: Game>() -> Option<i32> {
+    (G::SCORING == Scoring::Margin).then_some(MARGIN_UNIT)
+}
+
+/// True when `v` is a whole number of stones or boxes (or any win/loss score).
+fn whole<G: Game>(v: i32) -> bool {
+    margin_unit::<G>().is_none_or(|unit| v.rem_euclid(unit) == 0)
+}
+
+/// The low edge of a window: `≥+8` when the edge sits one unit below a whole value (the
+/// window that separates a tie from a worse move), else the edge itself.
+fn low_text<G: Game>(alpha: i32) -> String {
+    if alpha > -INFINITY
+        && alpha < INFINITY
+        && !whole::<G>(alpha)
+        && whole::<G>(alpha + 1)
+        && !score::is_decisive(alpha)
+    {
+        format!("≥{}", score::format::<G>(alpha + 1))
+    } else {
+        bound_text::<G>(alpha)
+    }
+}
+
+/// The high edge of a window: `≤+8` one unit above a whole value, else the edge itself.
+fn high_text<G: Game>(beta: i32) -> String {
+    if beta > -INFINITY
+        && beta < INFINITY
+        && !whole::<G>(beta)
+        && whole::<G>(beta - 1)
+        && !score::is_decisive(beta)
+    {
+        format!("≤{}", score::format::<G>(beta - 1))
+    } else {
+        bound_text::<G>(beta)
+    }
+}
+
+/// A window as a student reads it, in the game's units: `[-inf, +inf]`, `[+7.50, +8.50]`,
+/// `[≥+8, +8.50]` (one unit below a whole value, the tie-separating floor), and a null
+/// window as the question it asks: `test >+7?` or `test ≥+8?`.
+pub fn window_text<G: Game>(alpha: i32, beta: i32) -> String {
+    if alpha > -INFINITY && beta < INFINITY && beta == alpha + 1 {
+        if score::is_decisive(beta) || (!whole::<G>(alpha) && whole::<G>(beta)) {
+            return format!("test ≥{}?", score::format::<G>(beta));
+        }
+        return format!("test >{}?", score::format::<G>(alpha));
+    }
+    format!("[{}, {}]", low_text::<G>(alpha), high_text::<G>(beta))
+}
+
+/// What a node kind adds to a node's line (empty for a plain search).
+pub fn kind_text(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::Search => "",
+        NodeKind::NullWindow => "null-window test",
+        NodeKind::ReSearch => "re-search",
+        NodeKind::Aspiration => "aspiration window",
+        NodeKind::AspirationRetry => "aspiration re-search",
+        NodeKind::NullTest => "MTD(f) test",
+        NodeKind::RangeCut => "proven by open points",
+        NodeKind::Skipped => "not searched",
+    }
+}
+
+/// What kind of value a node returned, in words: `exact`, `lower bound` (a cut-off),
+/// `upper bound` (no move beat alpha).
+fn bound_words(bound: Bound) -> &'static str {
+    match bound {
+        Bound::Exact => "exact",
+        Bound::Lower => "lower bound",
+        Bound::Upper => "upper bound",
+    }
+}
+
 /// A one-line description of a node (the text format and the TUI share it).
 pub fn describe<G: Game>(node: &ExportNode) -> String {
     let name = node.mv.as_deref().unwrap_or("root");
-    let cut = match node.bound {
-        Bound::Lower if node.skipped > 0 => format!("  cut-off, {} moves skipped", node.skipped),
-        Bound::Lower => "  cut-off".to_string(),
-        Bound::Upper => "  fail-low".to_string(),
-        Bound::Exact => String::new(),
-    };
-    format!(
-        "{}{name}  value {}  [{}, {}]{cut}",
-        if node.pv { "*" } else { "" },
-        score::format::<G>(node.value),
-        bound_text::<G>(node.alpha),
-        bound_text::<G>(node.beta)
-    )
+    let pv = if node.pv { "*" } else { "" };
+    if node.kind == NodeKind::Skipped {
+        return format!("{pv}{name}  not searched (skipped by the cut-off above)");
+    }
+    let mut parts = vec![
+        format!("{pv}{name}"),
+        format!("value {}", score::format::<G>(node.value)),
+        window_text::<G>(node.alpha, node.beta),
+        bound_words(node.bound).to_string(),
+    ];
+    if node.bound == Bound::Lower {
+        parts.push(if node.skipped > 0 {
+            format!("cut-off, {} moves skipped", node.skipped)
+        } else {
+            "cut-off".to_string()
+        });
+    }
+    if node.tt_hit {
+        parts.push(format!(
+            "table cut-off (stored {})",
+            bound_words(node.bound)
+        ));
+    }
+    let kind = kind_text(node.kind);
+    if !kind.is_empty() {
+        parts.push(kind.to_string());
+    }
+    parts.join("  ")
 }
 
 fn children(tree: &ExportTree) -> Vec<Vec<u32>> {
@@ -184,15 +283,26 @@ pub fn to_dot<G: Game>(tree: &ExportTree) -> String {
         "digraph search {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n",
     );
     for node in &tree.nodes {
-        let label = format!(
-            "{}\\n{} [{}, {}]",
-            node.mv.as_deref().unwrap_or("root"),
-            score::format::<G>(node.value),
-            bound_text::<G>(node.alpha),
-            bound_text::<G>(node.beta)
-        );
+        let mut label = if node.kind == NodeKind::Skipped {
+            format!("{}\\nnot searched", node.mv.as_deref().unwrap_or("root"))
+        } else {
+            format!(
+                "{}\\n{} {}",
+                node.mv.as_deref().unwrap_or("root"),
+                score::format::<G>(node.value),
+                window_text::<G>(node.alpha, node.beta)
+            )
+        };
+        let kind = kind_text(node.kind);
+        if node.tt_hit {
+            let _ = write!(label, "\\ntable cut-off ({})", bound_words(node.bound));
+        } else if !kind.is_empty() && node.kind != NodeKind::Skipped {
+            let _ = write!(label, "\\n{kind}");
+        }
         let mut style = Vec::new();
-        if node.bound == Bound::Lower {
+        if node.kind == NodeKind::Skipped {
+            style.push("dotted");
+        } else if node.bound == Bound::Lower {
             style.push("dashed");
         }
         if node.pv {

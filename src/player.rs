@@ -174,7 +174,10 @@ impl<G: Playable> EnginePlayer<G> {
     ) -> (SearchResult<G::Move>, SearchTree<G::Move>) {
         let mut recorder = TreeRecorder::new(max_nodes);
         let result = self.think_observed(game, &mut recorder, stop, &mut |_| {});
-        let tree = recorder.finish_for(&result);
+        let mut tree = recorder.finish_for(&result);
+        // The moves cut-offs skipped, as rows of their own, within the same budget.
+        let room = max_nodes.saturating_sub(tree.nodes.len());
+        tree.add_skipped(game, room);
         (result, tree)
     }
 }

@@ -8,7 +8,7 @@ use gametree::engine::limits::StopFlag;
 use gametree::engine::result::SearchResult;
 use gametree::engine::score::{INFINITY, WIN};
 use gametree::engine::stats::SearchStats;
-use gametree::engine::tree::{Bound, SearchObserver, SearchTree, TreeRecorder};
+use gametree::engine::tree::{Bound, NodeKind, SearchObserver, SearchTree, TreeRecorder};
 use gametree::engine::{Evaluator, Game, Player};
 use gametree::export::{ExportTree, export, to_dot, to_text};
 use gametree::games::dots::Dots;
@@ -172,7 +172,10 @@ fn json_export_parses_back_to_the_same_tree() {
     assert!(out.status.success());
     let parsed: ExportTree = serde_json::from_slice(&out.stdout).unwrap();
     let root = position("a1 b2");
-    let (_, tree) = record(&root, &LinesEval, 3, true, 200_000);
+    let (_, mut tree) = record(&root, &LinesEval, 3, true, 200_000);
+    // The command adds the moves cut-offs skipped, within what is left of the budget.
+    tree.add_skipped(&root, 200_000 - tree.nodes.len());
+    assert!(tree.nodes.iter().any(|n| n.kind == NodeKind::Skipped));
     assert_eq!(parsed, export(&root, &tree));
     // Every move in it reads back to the recorded move.
     for (node, rec) in parsed.nodes.iter().zip(&tree.nodes) {
@@ -302,4 +305,130 @@ fn a_timed_search_records_the_iteration_its_answer_came_from() {
     }
     // The case the test is about happened at least once.
     assert!(stopped_inside > 0);
+}
+
+/// The moves a cut-off skipped become nodes of their own: as many as the cut-off counted,
+/// exactly the legal moves not searched, and the text, JSON and DOT exports say so.
+#[test]
+fn skipped_moves_are_nodes_and_every_export_labels_them() {
+    let root = position("b2");
+    let (_, mut tree) = record(&root, &LinesEval, 3, true, 200_000);
+    let searched = tree.nodes.len();
+    tree.add_skipped(&root, 1_000_000);
+    assert_eq!(tree.searched_count(), searched);
+    let mut checked = 0;
+    for (id, node) in tree.nodes.iter().enumerate().take(searched) {
+        if node.skipped == 0 || node.children.is_empty() {
+            continue;
+        }
+        let skipped: Vec<&_> = node
+            .children
+            .iter()
+            .map(|&c| &tree.nodes[c as usize])
+            .filter(|c| c.kind == NodeKind::Skipped)
+            .collect();
+        assert_eq!(skipped.len() as u32, node.skipped, "node {id}");
+        // Searched and skipped together are the legal moves, each once.
+        let mut position = root.clone();
+        for step in gametree::tui::tree_view::TreeViewState::path(&tree, id as u32)
+            .into_iter()
+            .skip(1)
+        {
+            position.play(tree.nodes[step as usize].mv.unwrap());
+        }
+        let mut legal = Vec::new();
+        position.legal_moves(&mut legal);
+        let mut all: Vec<u8> = node
+            .children
+            .iter()
+            .map(|&c| tree.nodes[c as usize].mv.unwrap())
+            .collect();
+        all.sort_unstable();
+        legal.sort_unstable();
+        assert_eq!(all, legal, "node {id}");
+        checked += 1;
+    }
+    assert!(checked > 0, "depth 3 from b2 has cut-offs");
+    // A budget too small for any cut-off's moves adds none.
+    let (_, mut small) = record(&root, &LinesEval, 3, true, 200_000);
+    small.add_skipped(&root, 0);
+    assert_eq!(small.nodes.len(), searched);
+    let exported = export(&root, &tree);
+    let text = to_text::<TicTacToe>(&exported);
+    assert!(
+        text.contains("not searched (skipped by the cut-off above)"),
+        "{text}"
+    );
+    let dot = to_dot::<TicTacToe>(&exported);
+    assert!(
+        dot.contains("not searched") && dot.contains("dotted"),
+        "{dot}"
+    );
+    let json = serde_json::to_string(&exported).unwrap();
+    assert!(json.contains("\"kind\":\"skipped\""), "{json}");
+}
+
+/// The full engine labels its nodes: principal variation search's null-window tests and
+/// their re-searches, and the root's aspiration window; the exports carry the labels.
+#[test]
+fn the_full_engine_labels_null_windows_re_searches_and_aspiration() {
+    let options = <Kalah as Playable>::Options::default();
+    let game = Kalah::new_game(&options);
+    let eval = Kalah::evaluator(&options, "default").unwrap();
+    let mut re_searched = 0;
+    for depth in 3..=8 {
+        let settings = EngineSettings {
+            random_ties: false,
+            ..EngineSettings::to_depth(Algorithm::Full, depth)
+        };
+        let mut recorder = TreeRecorder::new(1_000_000);
+        let result = search(
+            &game,
+            &eval,
+            &settings,
+            &mut SmallRng::seed_from_u64(1),
+            &mut recorder,
+            &StopFlag::new(),
+            &mut |_| {},
+        );
+        let tree = recorder.finish_for(&result);
+        let kinds: Vec<NodeKind> = tree.nodes.iter().map(|n| n.kind).collect();
+        assert!(kinds.contains(&NodeKind::NullWindow), "depth {depth}");
+        assert!(
+            matches!(kinds[0], NodeKind::Aspiration | NodeKind::AspirationRetry),
+            "the last iteration's root at depth {depth}: {:?}",
+            kinds[0]
+        );
+        // A re-search follows the null-window test of the same move, under the same parent.
+        for (i, node) in tree.nodes.iter().enumerate() {
+            if node.kind != NodeKind::ReSearch {
+                continue;
+            }
+            re_searched += 1;
+            let parent = &tree.nodes[node.parent.unwrap() as usize];
+            let at = parent
+                .children
+                .iter()
+                .position(|&c| c as usize == i)
+                .unwrap();
+            let before = &tree.nodes[parent.children[at - 1] as usize];
+            assert_eq!(before.kind, NodeKind::NullWindow);
+            assert_eq!(before.mv, node.mv);
+            // From the mover's side the test said "better": its value passed the floor.
+            let mover = parent.to_move;
+            let better = if before.to_move == mover {
+                before.value > before.alpha
+            } else {
+                -before.value > -before.beta
+            };
+            assert!(better, "the test said: better");
+        }
+        let text = to_text::<Kalah>(&export(&game, &tree));
+        assert!(text.contains("null-window test"));
+        assert!(text.contains("aspiration"));
+    }
+    assert!(
+        re_searched > 0,
+        "some null-window test succeeds and is searched again"
+    );
 }

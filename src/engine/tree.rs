@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Player;
 use super::result::SearchResult;
+use super::{Game, Player};
 
 /// What kind of value a node returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +33,34 @@ impl Bound {
     }
 }
 
+/// What a recorded node was, beyond a plain visit: the full engine's refinements label the
+/// nodes they make (a null-window test and its re-search, aspiration windows, table and
+/// proven cut-offs), and the skipped moves of a cut-off are added as nodes of their own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// A node searched with the window its parent gave it.
+    #[default]
+    Search,
+    /// Principal variation search's null-window test of a later move: "is it better than
+    /// the best so far?" (only a bound comes back).
+    NullWindow,
+    /// The same move searched again with the full window after its null-window test said
+    /// it is better.
+    ReSearch,
+    /// The root searched with a narrow aspiration window around the last iteration's value.
+    Aspiration,
+    /// The root searched again with a wider window after the aspiration window failed.
+    AspirationRetry,
+    /// The root searched with an MTD(f) null-window test (exact solving).
+    NullTest,
+    /// Cut off by the points still to be won: the whole range lies outside the window, so
+    /// the value is proven without a search.
+    RangeCut,
+    /// Not searched: a cut-off at its parent made it unnecessary (added after the search).
+    Skipped,
+}
+
 /// Receives the search's walk through the tree. Every method defaults to nothing, so an
 /// observer that records nothing compiles away.
 pub trait SearchObserver<M> {
@@ -53,6 +81,17 @@ pub trait SearchObserver<M> {
     fn leave(&mut self, value: i32, bound: Bound, skipped: u32) {
         let _ = (value, bound, skipped);
     }
+
+    /// The next node entered is of this kind (the full engine's refinements label their
+    /// nodes before searching them).
+    #[inline]
+    fn label_next(&mut self, kind: NodeKind) {
+        let _ = kind;
+    }
+
+    /// The node entered last was cut off by the points still to be won.
+    #[inline]
+    fn range_cut(&mut self) {}
 
     /// The node entered last was answered by the transposition table (its value came from
     /// a stored entry; it has no children).
@@ -100,6 +139,9 @@ pub struct TreeNode<M> {
     pub on_pv: bool,
     /// The value came from the transposition table (the node was not expanded).
     pub tt_hit: bool,
+    /// What the node was (a plain search, a null-window test, a skipped move...).
+    #[serde(default)]
+    pub kind: NodeKind,
     /// Children in the order they were searched.
     pub children: Vec<u32>,
 }
@@ -157,12 +199,98 @@ impl<M: Copy + PartialEq> SearchTree<M> {
         }
     }
 
+    /// Number of nodes the search visited and recorded (the skipped moves added after it
+    /// are not counted).
+    pub fn searched_count(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| n.kind != NodeKind::Skipped)
+            .count()
+    }
+
+    /// Adds the moves a cut-off skipped as nodes of kind [`NodeKind::Skipped`] (appended,
+    /// after the searched children of their parent), so they can be shown and selected.
+    /// `root` is the searched position. A node gets them only when its searched moves and
+    /// the skipped count add up to its legal moves (so a node whose moves were limited to
+    /// candidates, or whose children were not all recorded, gets none). At most `limit`
+    /// nodes are added, the cut-offs nearest the root first (a Gomoku cut-off can skip
+    /// two hundred moves).
+    pub fn add_skipped<G: Game<Move = M>>(&mut self, root: &G, limit: usize) {
+        let mut cut: Vec<u32> = (0..self.nodes.len() as u32)
+            .filter(|&i| {
+                let n = &self.nodes[i as usize];
+                n.skipped > 0 && !n.children.is_empty() && n.kind != NodeKind::Skipped
+            })
+            .collect();
+        cut.sort_by_key(|&i| std::cmp::Reverse(self.nodes[i as usize].depth));
+        let mut room = limit;
+        let mut moves = Vec::new();
+        for id in cut {
+            if room < self.nodes[id as usize].skipped as usize {
+                continue;
+            }
+            let mut path = Vec::new();
+            let mut at = id;
+            while let Some(node) = self.nodes.get(at as usize) {
+                match (node.parent, node.mv) {
+                    (Some(parent), Some(mv)) if parent < at => {
+                        path.push(mv);
+                        at = parent;
+                    }
+                    _ => break,
+                }
+            }
+            let mut position = root.clone();
+            for &mv in path.iter().rev() {
+                position.play(mv);
+            }
+            position.legal_moves(&mut moves);
+            let node = &self.nodes[id as usize];
+            let searched: Vec<M> = node
+                .children
+                .iter()
+                .filter_map(|&c| self.nodes.get(c as usize).and_then(|n| n.mv))
+                .collect();
+            let unsearched: Vec<M> = moves
+                .iter()
+                .copied()
+                .filter(|m| !searched.contains(m))
+                .collect();
+            if unsearched.len() != node.skipped as usize {
+                continue;
+            }
+            room -= unsearched.len();
+            let depth = node.depth.saturating_sub(1);
+            for mv in unsearched {
+                let mut child = position.clone();
+                child.play(mv);
+                let index = self.nodes.len() as u32;
+                self.nodes.push(TreeNode {
+                    parent: Some(id),
+                    mv: Some(mv),
+                    depth,
+                    to_move: child.to_move(),
+                    alpha: 0,
+                    beta: 0,
+                    value: 0,
+                    bound: Bound::Exact,
+                    skipped: 0,
+                    on_pv: false,
+                    tt_hit: false,
+                    kind: NodeKind::Skipped,
+                    children: Vec::new(),
+                });
+                self.nodes[id as usize].children.push(index);
+            }
+        }
+    }
+
     /// Number of recorded cut-offs (in alpha-beta a node returns a lower bound exactly when
     /// one of its moves reached beta).
     pub fn cutoffs(&self) -> u64 {
         self.nodes
             .iter()
-            .filter(|n| n.bound == Bound::Lower)
+            .filter(|n| n.bound == Bound::Lower && n.kind != NodeKind::Skipped)
             .count() as u64
     }
 }
@@ -179,6 +307,8 @@ pub struct TreeRecorder<M> {
     budget: usize,
     /// Nesting depth of nodes entered past the budget (not recorded).
     skipping: u32,
+    /// The kind of the next node entered.
+    next_kind: NodeKind,
 }
 
 impl<M: Copy + PartialEq> TreeRecorder<M> {
@@ -190,6 +320,7 @@ impl<M: Copy + PartialEq> TreeRecorder<M> {
             stack: Vec::new(),
             budget,
             skipping: 0,
+            next_kind: NodeKind::Search,
         }
     }
 
@@ -236,6 +367,7 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
     fn enter(&mut self, mv: Option<M>, depth: u32, to_move: Player, alpha: i32, beta: i32) {
         // A root move is kept past the budget (the stack holds just the root then).
         let root_move = self.stack.len() == 1;
+        let kind = std::mem::take(&mut self.next_kind);
         if self.skipping > 0 || (self.tree.nodes.len() >= self.budget && !root_move) {
             self.skipping += 1;
             self.tree.truncated = true;
@@ -259,6 +391,7 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
             skipped: 0,
             on_pv: false,
             tt_hit: false,
+            kind,
             children: Vec::new(),
         });
         self.stack.push(index);
@@ -274,6 +407,19 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
             node.value = value;
             node.bound = bound;
             node.skipped = skipped;
+        }
+    }
+
+    fn label_next(&mut self, kind: NodeKind) {
+        self.next_kind = kind;
+    }
+
+    fn range_cut(&mut self) {
+        if self.skipping > 0 {
+            return;
+        }
+        if let Some(&index) = self.stack.last() {
+            self.tree.nodes[index as usize].kind = NodeKind::RangeCut;
         }
     }
 

@@ -84,6 +84,11 @@ pub enum TreeAction {
     CollapseAll,
     /// Browse tree `n` (from 0) of a comparison.
     Show(usize),
+    /// Guided mode: the next step of the search in the order it ran (a node entered with
+    /// its window, or a node's value returned).
+    StepForward,
+    /// Guided mode: the step before.
+    StepBack,
     /// Turn the recording of the engine's own searches on or off.
     ToggleRecording,
     /// Switch `t` and `v` between plain alpha-beta and the full engine.

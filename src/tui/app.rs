@@ -903,7 +903,7 @@ impl<G: HasBoard> App<G> {
         if let Some(shown) = self.trees.shown() {
             let text = format!(
                 "Recorded {} nodes: p opens the principal variation",
-                crate::engine::stats::group_digits(shown.tree.nodes.len() as u64)
+                crate::engine::stats::group_digits(shown.tree.searched_count() as u64)
             );
             self.set_info(text);
         }

@@ -308,6 +308,10 @@ pub const BINDINGS: &[Binding] = &[
         .hints(&[hint(On::Tree, When::TreeShown, 23, "*", "subtree")]),
     tree(&[ch('c')], T::CollapseAll)
         .hints(&[hint(On::Tree, When::TreeShown, 24, "c", "collapse")]),
+    tree(&[ch('f')], T::StepForward)
+        .help(TreeKeys, "f b", "guided: step through the search as it ran, forwards / back")
+        .hints(&[hint(On::Tree, When::TreeShown, 25, "f b", "step")]),
+    tree(&[ch('b')], T::StepBack),
     tree(&[ch('1')], T::Show(0))
         .help(TreeKeys, "1-9", "browse that tree of a comparison")
         .hints(&[hint(On::Tree, When::SeveralTrees, 30, "1-9", "tree")]),

@@ -13,9 +13,10 @@ use super::layout::{self, TreeParts};
 use super::tree_view::TreeViewState;
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::score;
+use crate::engine::score::INFINITY;
 use crate::engine::stats::group_digits;
-use crate::engine::tree::{Bound, SearchTree, TreeNode};
-pub use crate::export::bound_text;
+use crate::engine::tree::{Bound, NodeKind, SearchTree, TreeNode};
+pub use crate::export::{bound_text, kind_text, window_text};
 use crate::games::Playable;
 
 /// One recorded search and how it is being browsed.
@@ -35,6 +36,44 @@ pub struct Recorded<G: Playable> {
     pub gave_up: bool,
     /// Expansion, selection and scroll.
     pub view: TreeViewState,
+    /// The guided mode's place in the search, while it is on.
+    pub step: Option<Guide>,
+}
+
+/// The guided mode: the search's steps in the order they happened, and the one shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guide {
+    /// Each step: a node, and whether it is entered (`false`) or returns (`true`).
+    pub steps: Vec<(u32, bool)>,
+    /// The step shown.
+    pub at: usize,
+}
+
+/// The order a search ran in: each searched node entered, then its children, then its
+/// value returned (the recorder numbers nodes in the order they were entered, and children
+/// in the order they were searched; skipped moves are not steps).
+pub fn search_steps<M>(tree: &SearchTree<M>) -> Vec<(u32, bool)> {
+    let mut steps = Vec::new();
+    if tree.nodes.is_empty() {
+        return steps;
+    }
+    let mut stack = vec![(0u32, false)];
+    while let Some((id, done)) = stack.pop() {
+        let Some(node) = tree.nodes.get(id as usize) else {
+            continue;
+        };
+        if node.kind == NodeKind::Skipped {
+            continue;
+        }
+        if done {
+            steps.push((id, true));
+            continue;
+        }
+        steps.push((id, false));
+        stack.push((id, true));
+        stack.extend(node.children.iter().rev().map(|&c| (c, false)));
+    }
+    steps
 }
 
 impl<G: Playable> Recorded<G> {
@@ -56,7 +95,67 @@ impl<G: Playable> Recorded<G> {
             tree,
             gave_up,
             view,
+            step: None,
         }
+    }
+
+    /// Moves the guided mode `forward` (or back) one step, starting it at the root if it is
+    /// off, and selects the step's node in a list `height` rows tall.
+    pub fn step(&mut self, forward: bool, height: usize) {
+        let starting = self.step.is_none();
+        let guide = self.step.get_or_insert_with(|| Guide {
+            steps: search_steps(&self.tree),
+            at: 0,
+        });
+        if guide.steps.is_empty() {
+            self.step = None;
+            return;
+        }
+        // Starting shows the first step; after that each key moves one.
+        if !starting {
+            guide.at = if forward {
+                (guide.at + 1).min(guide.steps.len() - 1)
+            } else {
+                guide.at.saturating_sub(1)
+            };
+        }
+        let (node, _) = guide.steps[guide.at];
+        self.view.reveal(&self.tree, node, height);
+    }
+
+    /// The guided mode's text for the step shown: `Step 12 of 340: O enters b3 ...`.
+    pub fn step_text(&self) -> Option<String> {
+        let guide = self.step.as_ref()?;
+        let &(id, leaves) = guide.steps.get(guide.at)?;
+        let node = self.tree.nodes.get(id as usize)?;
+        let name = move_name(self, id);
+        let head = format!("Step {} of {}:", guide.at + 1, guide.steps.len());
+        let window = window_text::<G>(node.alpha, node.beta);
+        let kind = kind_text(node.kind);
+        let kind = if kind.is_empty() {
+            String::new()
+        } else {
+            format!(" ({kind})")
+        };
+        if !leaves {
+            return Some(format!(
+                "{head} enter {name}{kind}, {} to move, window {window}, {} left.",
+                G::side_name(node.to_move),
+                plural(node.depth, "move", "moves")
+            ));
+        }
+        let value = score::format::<G>(node.value);
+        let what = match node.bound {
+            Bound::Exact => format!("exact value {value}"),
+            Bound::Lower => format!("{value} ≥ beta: a cut-off"),
+            Bound::Upper => format!("{value} ≤ alpha: an upper bound"),
+        };
+        let skipped = if node.skipped > 0 {
+            format!(", {} skipped", plural(node.skipped, "move", "moves"))
+        } else {
+            String::new()
+        };
+        Some(format!("{head} {name} returns {what}{skipped}."))
     }
 
     /// The selected node.
@@ -103,7 +202,7 @@ impl<G: Playable> Recorded<G> {
             return Some("stopped early: the tree is partial".to_string());
         }
         // An iterative search keeps only its last iteration's tree.
-        let recorded = self.tree.nodes.len() as u64;
+        let recorded = self.tree.searched_count() as u64;
         (recorded < self.result.stats.nodes).then(|| {
             format!(
                 "the last iteration's tree: {} of the {} nodes searched",
@@ -149,16 +248,35 @@ impl<G: Playable> Recorded<G> {
     /// The explanation of the selected node, after whose view its values are from (empty
     /// without a node).
     pub fn explanation(&self) -> String {
-        self.selected()
+        let text = self
+            .selected()
             .map(|(id, node)| {
                 let text = explain(self, id, node);
-                if node.parent.is_none() {
+                if node.parent.is_none() || node.kind == NodeKind::Skipped {
                     text
                 } else {
                     format!("{} to move · {text}", G::side_name(node.to_move))
                 }
             })
-            .unwrap_or_default()
+            .unwrap_or_default();
+        let leaving = self
+            .step
+            .as_ref()
+            .and_then(|g| g.steps.get(g.at))
+            .map(|&(id, leaves)| (id, leaves));
+        match (leaving, self.step_text()) {
+            // Entering, the node's explanation would tell what is not known yet.
+            (Some((_, false)), Some(step)) => step,
+            (Some((id, true)), Some(_)) => {
+                let head = self.step.as_ref().map_or(String::new(), |g| {
+                    format!("Step {} of {}:", g.at + 1, g.steps.len())
+                });
+                let node = self.tree.nodes.get(id as usize);
+                let explained = node.map_or(String::new(), |n| explain(self, id, n));
+                format!("{head} {} returns: {explained}", move_name(self, id))
+            }
+            _ => text,
+        }
     }
 }
 
@@ -201,7 +319,7 @@ impl<G: Playable> Default for TreeBrowser<G> {
 }
 
 /// The most rows the explanation takes.
-const FOOTER_MAX: usize = 3;
+const FOOTER_MAX: usize = 6;
 
 impl<G: Playable> TreeBrowser<G> {
     /// The tree being browsed.
@@ -238,9 +356,18 @@ impl<G: Playable> TreeBrowser<G> {
 
     /// Carries out a navigation key on the shown tree, whose list is `height` rows tall.
     pub fn navigate(&mut self, action: TreeAction, height: usize) {
-        let Some(Recorded { tree, view, .. }) = self.shown_mut() else {
+        let Some(shown) = self.shown_mut() else {
             return;
         };
+        match action {
+            TreeAction::StepForward | TreeAction::StepBack => {
+                shown.step(action == TreeAction::StepForward, height);
+                return;
+            }
+            // Any other move through the tree ends the guided mode.
+            _ => shown.step = None,
+        }
+        let Recorded { tree, view, .. } = shown;
         let page = height.max(1) as isize;
         match action {
             TreeAction::Up => view.move_by(-1, height),
@@ -258,6 +385,8 @@ impl<G: Playable> TreeBrowser<G> {
             TreeAction::ExpandSubtree => view.expand_subtree(tree, height),
             TreeAction::CollapseAll => view.collapse_all(tree, height),
             TreeAction::Show(_)
+            | TreeAction::StepForward
+            | TreeAction::StepBack
             | TreeAction::Leave
             | TreeAction::ToggleRecording
             | TreeAction::ToggleEngine => {}
@@ -285,9 +414,13 @@ impl<G: Playable> TreeBrowser<G> {
             return;
         }
         let list_h = usize::from(parts.list.height);
-        let Some(Recorded { tree, view, .. }) = self.shown_mut() else {
+        let Some(Recorded {
+            tree, view, step, ..
+        }) = self.shown_mut()
+        else {
             return;
         };
+        *step = None;
         let row = view.offset(list_h) + usize::from(at.y - parts.list.y);
         let Some(&hit) = view.rows().get(row) else {
             return;
@@ -423,13 +556,15 @@ impl<G: Playable> TreeBrowser<G> {
 
     /// The layout of the pane's inside `inner` (drawing and mouse hits share it).
     pub fn parts(&self, inner: Rect) -> TreeParts {
-        let header = self.header(inner.width).len() as u16;
-        let notice = self
-            .shown()
-            .and_then(Recorded::notice)
-            .map_or(0, |n| wrap(&n, inner.width).len().min(2)) as u16;
+        let header = self.header(text_width(inner.width)).len() as u16;
+        let notice =
+            self.shown()
+                .and_then(Recorded::notice)
+                .map_or(0, |n| wrap(&n, text_width(inner.width)).len().min(2)) as u16;
         let footer = self.shown().map_or(0, |r| {
-            wrap(&r.explanation(), inner.width).len().min(FOOTER_MAX)
+            wrap(&r.explanation(), text_width(inner.width))
+                .len()
+                .min(FOOTER_MAX)
         }) as u16;
         layout::tree_parts(inner, header, notice, footer)
     }
@@ -438,6 +573,13 @@ impl<G: Playable> TreeBrowser<G> {
     pub fn list_height(&self, inner: Rect) -> usize {
         usize::from(self.parts(inner).list.height)
     }
+}
+
+/// The width text is wrapped to in a pane `width` wide inside: one column is kept free
+/// before the right border, so a word never touches it (and a test can tell that no word
+/// was cut by it).
+pub fn text_width(width: u16) -> u16 {
+    width.saturating_sub(1).max(1)
 }
 
 /// Columns a row at `level` is indented by in a list `width` wide (two per level, at most
@@ -506,22 +648,197 @@ fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// `node`'s value from `side`'s point of view (negamax values are the side to move's).
+fn value_for<M>(node: &TreeNode<M>, side: crate::engine::Player) -> i32 {
+    if node.to_move == side {
+        node.value
+    } else {
+        -node.value
+    }
+}
+
+/// Where a window edge came from: `owner` can already get `value`, below `start`'s parent.
+/// Walks up to the ancestor where `owner` was to move and an earlier child of it reached
+/// `value` (the line already found); returns that ancestor and child. `None` when the edge
+/// is the root's own window.
+pub fn bound_origin<M: Copy + PartialEq>(
+    tree: &SearchTree<M>,
+    start: u32,
+    owner: crate::engine::Player,
+    value: i32,
+) -> Option<(u32, u32)> {
+    let mut cur = start;
+    loop {
+        let parent_id = tree.nodes.get(cur as usize)?.parent?;
+        if parent_id >= cur {
+            return None;
+        }
+        let parent = tree.nodes.get(parent_id as usize)?;
+        if parent.to_move == owner {
+            let this_move = tree.nodes.get(cur as usize).and_then(|n| n.mv);
+            let earlier: Vec<u32> = parent
+                .children
+                .iter()
+                .copied()
+                .take_while(|&c| c != cur)
+                .filter(|&c| {
+                    tree.nodes
+                        .get(c as usize)
+                        .is_some_and(|n| n.kind != NodeKind::Skipped && n.mv != this_move)
+                })
+                .collect();
+            let reached = |exact: bool| {
+                earlier.iter().copied().find(|&c| {
+                    tree.nodes.get(c as usize).is_some_and(|n| {
+                        let v = value_for(n, owner);
+                        if exact { v == value } else { v >= value }
+                    })
+                })
+            };
+            if let Some(child) = reached(true).or_else(|| reached(false)) {
+                return Some((parent_id, child));
+            }
+            if parent.alpha < value {
+                return None;
+            }
+        }
+        cur = parent_id;
+    }
+}
+
+/// Where node `at` lies, in words: `at the root` or `after 1.b2 2.a1`.
+fn place_text<G: Playable>(rec: &Recorded<G>, at: u32) -> String {
+    if at == 0 {
+        "at the root".to_string()
+    } else {
+        format!("after {}", rec.preview(at).line)
+    }
+}
+
+/// The move of node `id` in notation (`root` for the root).
+fn move_name<G: Playable>(rec: &Recorded<G>, id: u32) -> String {
+    rec.tree
+        .nodes
+        .get(id as usize)
+        .and_then(|n| n.mv)
+        .map_or_else(|| "root".to_string(), |m| rec.root.format_move(m))
+}
+
+/// Where `owner`'s `value` came from, as a clause: `B can already get +0 with b1 at the
+/// root`, or `B is held to +0 by the root's window`.
+fn origin_text<G: Playable>(
+    rec: &Recorded<G>,
+    start: u32,
+    owner: crate::engine::Player,
+    value: i32,
+) -> String {
+    let side = G::side_name(owner);
+    let value_text = score::format::<G>(value);
+    match bound_origin(&rec.tree, start, owner, value) {
+        Some((at, child)) => format!(
+            "{side} can already get {value_text} with {} {}",
+            move_name(rec, child),
+            place_text(rec, at)
+        ),
+        None => format!(
+            "the root's window {} already promises {side} {value_text}",
+            window_text::<G>(
+                rec.tree.nodes.first().map_or(-INFINITY, |r| r.alpha),
+                rec.tree.nodes.first().map_or(INFINITY, |r| r.beta)
+            )
+        ),
+    }
+}
+
+/// Why node `id` (a lower bound) was cut off, by cause: which line the other side already
+/// has, which reply refuted the move, and how many replies were skipped.
+pub fn cut_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
+    let side = node.to_move;
+    let other = side.other();
+    let refuter = node
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| {
+            rec.tree
+                .nodes
+                .get(c as usize)
+                .is_some_and(|n| n.kind != NodeKind::Skipped)
+        })
+        .next_back();
+    let this = move_name(rec, id);
+    let origin = origin_text(rec, id, other, -node.beta);
+    let mover = node
+        .parent
+        .and_then(|p| rec.tree.nodes.get(p as usize))
+        .map_or(other, |p| p.to_move);
+    let reply = match refuter.and_then(|c| rec.tree.nodes.get(c as usize).map(|n| (c, n))) {
+        Some((c, n)) => format!(
+            "{}'s {} {} gives {} ≥ {}",
+            G::side_name(side),
+            if mover == side { "next move" } else { "reply" },
+            move_name(rec, c),
+            score::format::<G>(value_for(n, side)),
+            bound_text::<G>(node.beta)
+        ),
+        None => format!(
+            "{} gets {} ≥ {}",
+            G::side_name(side),
+            score::format::<G>(node.value),
+            bound_text::<G>(node.beta)
+        ),
+    };
+    let skipped = if node.skipped > 0 {
+        format!(": {} skipped", plural(node.skipped, "reply", "replies"))
+    } else {
+        ": the last reply, nothing skipped".to_string()
+    };
+    format!(
+        "cut-off: {origin}; {reply}, so {} will not play {this}{skipped}",
+        G::side_name(mover)
+    )
+}
+
 /// The one-line explanation of node `id` of a recorded search.
 pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
     let value = score::format::<G>(node.value);
-    let alpha = bound_text::<G>(node.alpha);
-    let beta = bound_text::<G>(node.beta);
+    let window = window_text::<G>(node.alpha, node.beta);
+    if node.kind == NodeKind::Skipped {
+        let why = node
+            .parent
+            .and_then(|p| rec.tree.nodes.get(p as usize).map(|n| (p, n)))
+            .map(|(p, parent)| cut_text(rec, p, parent))
+            .unwrap_or_default();
+        return format!("not searched. {why}");
+    }
     if node.tt_hit {
+        let stored = match node.bound {
+            Bound::Exact => format!("the exact value {value}"),
+            Bound::Lower => format!(
+                "a lower bound: at least {value}, ≥ beta {}",
+                bound_text::<G>(node.beta)
+            ),
+            Bound::Upper => format!(
+                "an upper bound: at most {value}, ≤ alpha {}",
+                bound_text::<G>(node.alpha)
+            ),
+        };
         return format!(
-            "from the transposition table: {} value {value}, not searched again",
-            bound_name(node.bound)
+            "table cut-off: an earlier search stored {stored}; enough for the window {window}, \
+             so it is not searched again"
+        );
+    }
+    if node.kind == NodeKind::RangeCut {
+        return format!(
+            "proven without a search: even winning or losing every point still open gives \
+             {value}, outside the window {window}"
         );
     }
     if node.parent.is_none() && rec.gave_up {
         return format!(
             "root: minimax gave up at its node budget; this partial tree of {} is what it \
              searched",
-            plural(rec.tree.nodes.len() as u32, "node", "nodes")
+            plural(rec.tree.searched_count() as u32, "node", "nodes")
         );
     }
     if node.parent.is_none() && !rec.result.completed {
@@ -533,9 +850,23 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
     }
     if node.parent.is_none() {
         let best = best_text(rec);
+        let how = match node.kind {
+            NodeKind::Aspiration => format!(
+                " Searched with the aspiration window {window} around the last iteration's \
+                 value, and the value fell inside."
+            ),
+            NodeKind::AspirationRetry => format!(
+                " The aspiration window around the last iteration's value failed; this is \
+                 the search again with the wider window {window}."
+            ),
+            NodeKind::NullTest => {
+                format!(" The last MTD(f) pass: {window} around the value, to find the exact ties.")
+            }
+            _ => String::new(),
+        };
         return format!(
             "root: {} to move; best {best}, exact value {value}{}. Each value is for the side \
-             to move at its node.",
+             to move at its node.{how}",
             G::side_name(rec.root.to_move()),
             if rec.result.ties.len() > 1 {
                 format!(" ({} moves tie)", rec.result.ties.len())
@@ -560,18 +891,49 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
     if rec.settings.algorithm == Algorithm::Minimax {
         return format!("exact value {value}: plain minimax searches every move, no window");
     }
-    match node.bound {
-        Bound::Lower if node.skipped > 0 => format!(
-            "value {value} >= beta {beta}: the {} not searched",
-            plural(node.skipped, "remaining move was", "remaining moves were")
+    let mover = node
+        .parent
+        .and_then(|p| rec.tree.nodes.get(p as usize))
+        .map_or(node.to_move.other(), |p| p.to_move);
+    let mover_name = G::side_name(mover);
+    let this = move_name(rec, id);
+    match (node.kind, node.bound) {
+        (NodeKind::NullWindow, _) => {
+            // The test asks from the mover's side: is the move better than the best so far?
+            let (low, got) = if mover == node.to_move {
+                (node.alpha, node.value)
+            } else {
+                (-node.beta, -node.value)
+            };
+            let answer = if got > low {
+                "Yes, so it is searched again with the full window (next row)"
+            } else {
+                "No, so it is not searched further"
+            };
+            format!(
+                "null-window test {window}: is {this} better for {mover_name} than {}, the \
+                 best so far? {answer} ({mover_name} gets {})",
+                score::format::<G>(low),
+                score::format::<G>(got)
+            )
+        }
+        (NodeKind::ReSearch, bound) => format!(
+            "re-search of {this} with the window {window}, after its null-window test said \
+             it is better: {} {value}",
+            if bound == Bound::Exact {
+                "exact value"
+            } else {
+                "value"
+            }
         ),
-        Bound::Lower => {
-            format!("value {value} >= beta {beta}: a cut-off at the last move (nothing skipped)")
-        }
-        Bound::Upper => {
-            format!("value {value} <= alpha {alpha}: no move here beat alpha (upper bound)")
-        }
-        Bound::Exact => format!("exact value {value} inside [{alpha}, {beta}]"),
+        (_, Bound::Lower) => cut_text(rec, id, node),
+        (_, Bound::Upper) => format!(
+            "value {value} ≤ alpha {}: no move here beats what {}, so this is an upper bound",
+            bound_text::<G>(node.alpha),
+            origin_text(rec, id, node.to_move, node.alpha)
+                .replace(" can already get ", " already has ")
+        ),
+        (_, Bound::Exact) => format!("exact value {value} inside the window {window}"),
     }
 }
 

@@ -306,6 +306,24 @@ impl TreeViewState {
         self.follow(height);
     }
 
+    /// Opens every ancestor of `node` and selects it (the guided mode's steps).
+    pub fn reveal<M>(&mut self, tree: &SearchTree<M>, node: u32, height: usize) {
+        let path = Self::path(tree, node);
+        for &ancestor in &path[..path.len().saturating_sub(1)] {
+            if let Some(flag) = self.expanded.get_mut(ancestor as usize) {
+                *flag = true;
+            }
+        }
+        let keep = self.rows.iter().position(|r| r.node == node);
+        if keep.is_none() {
+            self.rebuild(tree);
+        }
+        if let Some(row) = self.rows.iter().position(|r| r.node == node) {
+            self.selected = row;
+        }
+        self.follow(height);
+    }
+
     /// The nodes from the root down to `node`, both included.
     pub fn path<M>(tree: &SearchTree<M>, node: u32) -> Vec<u32> {
         let mut path = vec![node];
@@ -347,6 +365,7 @@ mod tests {
                 skipped: 0,
                 on_pv,
                 tt_hit: false,
+                kind: crate::engine::tree::NodeKind::Search,
                 children: Vec::new(),
             })
             .collect();

@@ -415,7 +415,8 @@ fn run_job<G: Playable>(
                 None => &mut *engine,
             };
             let result = engine.think_observed(root, &mut recorder, stop, &mut progress);
-            let tree = recorder.finish_for(&result);
+            let mut tree = recorder.finish_for(&result);
+            tree.add_skipped(root, skipped_room(max_nodes, &tree));
             sink(Report::Recorded {
                 id,
                 tree: Box::new(tree),
@@ -448,7 +449,8 @@ fn run_job<G: Playable>(
                 };
                 let result = player.think_observed(root, &mut observer, &own_stop, &mut progress);
                 let gave_up = observer.gave_up;
-                let tree = observer.recorder.finish_for(&result);
+                let mut tree = observer.recorder.finish_for(&result);
+                tree.add_skipped(root, skipped_room(max_nodes, &tree));
                 sink(Report::Compared {
                     id,
                     index,
@@ -585,4 +587,10 @@ pub fn minimax_nodes<G: Game>(
         stop,
     )
     .then_some(count)
+}
+
+/// How many skipped moves a recorded tree gets as rows: what is left of the budget, and at
+/// least 10,000 (so a tree that filled its budget still shows the cut-offs near the root).
+fn skipped_room<M>(budget: usize, tree: &crate::engine::tree::SearchTree<M>) -> usize {
+    budget.saturating_sub(tree.nodes.len()).max(10_000)
 }

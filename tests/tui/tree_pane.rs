@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use gametree::config::Config;
 use gametree::engine::api::{Algorithm, EngineSettings};
 use gametree::engine::stats::group_digits;
-use gametree::engine::tree::{Bound, SearchTree};
+use gametree::engine::tree::{Bound, NodeKind, SearchTree};
 use gametree::engine::{Game, Player, score};
 use gametree::games::GameOptions;
 use gametree::games::dots::Dots;
@@ -19,7 +19,7 @@ use gametree::tui::app::{App, Effect};
 use gametree::tui::boards::HasBoard;
 use gametree::tui::event::Event;
 use gametree::tui::layout::{self, Areas};
-use gametree::tui::tree_browser::bound_text;
+use gametree::tui::tree_browser::{bound_text, window_text};
 use gametree::tui::worker::{Job, Purpose, Report, Worker, comparison, minimax_nodes};
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, MouseEventKind};
@@ -308,8 +308,10 @@ fn tree_opens_at_the_root_children_and_expands_collapses_and_follows_the_pv() {
     );
     let page = app.trees.shown().unwrap().view.selected();
     assert!(page > 3, "a page is many rows: {page}");
+    // The list is as tall as the selected node's explanation leaves it, so a page back
+    // may be a little shorter.
     feed(&mut app, vec![key(KeyCode::PageUp)]);
-    assert_eq!(app.trees.shown().unwrap().view.selected(), 0);
+    assert!(app.trees.shown().unwrap().view.selected() < page);
 }
 
 #[test]
@@ -384,9 +386,14 @@ fn the_explanation_line_says_why_a_node_has_its_value() {
     go_to(&mut app, cut as u32);
     let text = screen(&render(&mut app, 160, 50));
     let want = format!(
-        "value {} >= beta {}: the {} remaining moves were not searched",
-        fmt(node.value),
+        "≥ {}, so {} will not play {}: {} replies skipped",
         bound(node.beta),
+        if node.to_move == Player::First {
+            "O"
+        } else {
+            "X"
+        },
+        node_move(&app, cut as u32),
         node.skipped
     );
     assert!(text.contains(&want), "{want} missing:\n{text}");
@@ -402,7 +409,7 @@ fn the_explanation_line_says_why_a_node_has_its_value() {
     go_to(&mut app, low as u32);
     let text = screen(&render(&mut app, 160, 50));
     let want = format!(
-        "value {} <= alpha {}: no move here beat alpha (upper bound)",
+        "value {} ≤ alpha {}: no move here beats what",
         fmt(node.value),
         bound(node.alpha)
     );
@@ -418,7 +425,7 @@ fn the_explanation_line_says_why_a_node_has_its_value() {
     go_to(&mut app, exact as u32);
     let text = screen(&render(&mut app, 160, 50));
     let want = format!(
-        "exact value {} inside [{}, {}]",
+        "exact value {} inside the window [{}, {}]",
         fmt(node.value),
         bound(node.alpha),
         bound(node.beta)
@@ -446,7 +453,7 @@ fn a_truncated_tree_says_so() {
     let tree = shown_tree(&app).clone();
     assert!(tree.truncated);
     // Past the budget only the root's children are still recorded.
-    assert_eq!(tree.nodes.len(), 50 + tree.nodes[0].children.len() - 1);
+    assert_eq!(tree.searched_count(), 50 + tree.nodes[0].children.len() - 1);
     assert_eq!(tree.nodes[0].children.len(), 9, "every root move is kept");
     assert!(tree.unrecorded > 0);
     let want = format!(
@@ -468,7 +475,10 @@ fn a_truncated_tree_says_so() {
         .rev()
         .find(|&i| {
             let n = &tree.nodes[i as usize];
-            n.children.is_empty() && n.depth > 0 && shown.preview(i).position.outcome().is_none()
+            n.children.is_empty()
+                && n.depth > 0
+                && n.kind != NodeKind::Skipped
+                && shown.preview(i).position.outcome().is_none()
         })
         .expect("the budget ran out above the horizon");
     go_to(&mut app, cut_short);
@@ -625,7 +635,7 @@ fn comparing_the_algorithms_shows_counts_side_by_side_and_whether_they_agree() {
     feed(&mut app, vec![ch('3')]);
     assert_eq!(app.trees.shown, 2);
     assert_eq!(
-        shown_tree(&app).nodes.len() as u64,
+        shown_tree(&app).searched_count() as u64,
         counts[2],
         "every node recorded"
     );
@@ -926,7 +936,7 @@ fn transposition_table_hits_are_marked_and_explained() {
     assert!(text.contains("b2 +0 [-inf, +inf] lower TT"), "{text}");
     assert!(
         text.contains(
-            "O to move · from the transposition table: lower value +0, not searched again"
+            "O to move · table cut-off: an earlier search stored a lower bound: at least +0"
         ),
         "{text}"
     );
@@ -1032,4 +1042,260 @@ fn t_while_the_engine_thinks_is_refused_without_moving_the_focus() {
     assert_eq!(app.view.focus, Pane::Board, "the focus stays on the board");
     let text = screen(&render(&mut app, 80, 24));
     assert!(text.contains("The engine is thinking"), "{text}");
+}
+
+/// Words cut by a pane's right border: a letter or digit right before the border of the
+/// tree or engine pane. The panes keep one column free before the border, so any text
+/// touching it was cut.
+fn words_cut_by_a_border<G: HasBoard>(app: &App<G>, buf: &Buffer) -> Vec<String> {
+    let Areas::Panes(areas) = app.areas() else {
+        panic!("too small");
+    };
+    let mut cut = Vec::new();
+    for (name, area) in [("tree", areas.tree), ("engine", areas.engine)] {
+        if area.width < 3 || area.height < 3 {
+            continue;
+        }
+        let x = area.right() - 2;
+        for y in area.y + 1..area.bottom() - 1 {
+            let symbol = buf[(x, y)].symbol();
+            if symbol.chars().any(char::is_alphanumeric) {
+                let row: String = (area.x..area.right())
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect();
+                cut.push(format!("{name} pane: {row}"));
+            }
+        }
+    }
+    cut
+}
+
+/// Every row of the tree and engine panes at 80x24 and 120x40, with a cut-off, a skipped
+/// move, the root and a leaf selected, keeps its words whole.
+fn no_words_cut<G: HasBoard>(config: &Config, line: &str) {
+    let mut app = recorded_app::<G>(config, line);
+    let tree = shown_tree(&app).clone();
+    let mut picks = vec![0u32];
+    picks.extend(
+        (0..tree.nodes.len() as u32)
+            .filter(|&i| tree.nodes[i as usize].bound == Bound::Lower)
+            .take(2),
+    );
+    picks.extend(
+        (0..tree.nodes.len() as u32)
+            .filter(|&i| tree.nodes[i as usize].kind == NodeKind::Skipped)
+            .take(1),
+    );
+    picks.extend(
+        (0..tree.nodes.len() as u32)
+            .filter(|&i| tree.nodes[i as usize].children.is_empty())
+            .take(1),
+    );
+    for &node in &picks {
+        go_to(&mut app, node);
+        for (w, h) in [(80, 24), (120, 40)] {
+            let buf = render(&mut app, w, h);
+            let cut = words_cut_by_a_border(&app, &buf);
+            assert!(
+                cut.is_empty(),
+                "{w}x{h}, node {node}:\n{}\n{}",
+                cut.join("\n"),
+                screen(&buf)
+            );
+        }
+    }
+    // The guided mode's text, and the comparison (v).
+    feed(&mut app, vec![ch('f'), ch('f'), ch('f')]);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let cut = words_cut_by_a_border(&app, &buf);
+        assert!(cut.is_empty(), "{w}x{h}, stepping:\n{}", cut.join("\n"));
+    }
+    let fx = feed(&mut app, vec![ch('v')]);
+    serve(&mut app, config, fx);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let cut = words_cut_by_a_border(&app, &buf);
+        assert!(
+            cut.is_empty(),
+            "{w}x{h}, compared:\n{}\n{}",
+            cut.join("\n"),
+            screen(&buf)
+        );
+    }
+}
+
+#[test]
+fn no_word_is_cut_by_a_border_in_the_tree_and_engine_panes() {
+    no_words_cut::<TicTacToe>(&tree_config(3), "b2");
+    no_words_cut::<Kalah>(&tree_config(3), "");
+    no_words_cut::<Dots>(&tree_config(3), "");
+    no_words_cut::<Gomoku>(&tree_config(2), "h8");
+}
+
+/// A cut-off names its cause: the line the other side already has and where, the reply
+/// that refuted the move, and how many replies were skipped; the skipped moves are rows of
+/// their own, greyed, selectable, with their position on the board.
+#[test]
+fn a_cut_off_explains_itself_and_its_skipped_moves_are_rows() {
+    let config = tree_config(3);
+    let mut app = recorded_app::<TicTacToe>(&config, "b2");
+    let tree = shown_tree(&app).clone();
+    let (cut, node) = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.bound == Bound::Lower && n.skipped > 0)
+        .map(|(i, n)| (i as u32, n.clone()))
+        .expect("depth 3 from b2 has a cut-off");
+    let skipped: Vec<u32> = node
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| tree.nodes[c as usize].kind == NodeKind::Skipped)
+        .collect();
+    assert_eq!(
+        skipped.len() as u32,
+        node.skipped,
+        "every skipped move is a row"
+    );
+    // The skipped moves and the searched ones are the legal moves, each once.
+    let mut moves: Vec<u8> = node
+        .children
+        .iter()
+        .map(|&c| tree.nodes[c as usize].mv.unwrap())
+        .collect();
+    moves.sort_unstable();
+    moves.dedup();
+    assert_eq!(moves.len(), node.children.len());
+    go_to(&mut app, cut);
+    let text = words_at(&mut app);
+    let mv = node_move(&app, cut);
+    assert!(text.contains("cut-off:"), "{text}");
+    assert!(
+        text.contains("can already get"),
+        "the bound's origin: {text}"
+    );
+    assert!(text.contains(&format!("will not play {mv}")), "{text}");
+    assert!(
+        text.contains(&format!("{} replies skipped", node.skipped))
+            || text.contains("1 reply skipped"),
+        "{text}"
+    );
+    let refuter = node
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| tree.nodes[c as usize].kind != NodeKind::Skipped)
+        .last()
+        .unwrap();
+    assert!(
+        text.contains(&format!("reply {}", node_move(&app, refuter))),
+        "{text}"
+    );
+    // A skipped move: a greyed row saying so, and the same reason.
+    let first = skipped[0];
+    go_to(&mut app, first);
+    let buf = render(&mut app, 120, 40);
+    let text = tree_words(&app, &buf);
+    let name = node_move(&app, first);
+    assert!(text.contains(&format!("{name} not searched")), "{text}");
+    assert!(text.contains("not searched. cut-off:"), "{text}");
+    assert!(
+        board_text(&app, &buf).contains(&format!("{}.", 0)) || !board_text(&app, &buf).is_empty()
+    );
+}
+
+/// `f` and `b` step through the search in the order it ran: each node entered (with its
+/// window), then its children, then its value; the selection and the board follow.
+#[test]
+fn the_guided_mode_steps_through_the_search_forwards_and_back() {
+    let config = tree_config(2);
+    let mut app = recorded_app::<TicTacToe>(&config, "b2 a1");
+    let tree = shown_tree(&app).clone();
+    let searched = tree.searched_count();
+    feed(&mut app, vec![ch('f')]);
+    assert_eq!(selected_node(&app), 0);
+    let text = words_at(&mut app);
+    assert!(
+        text.contains(&format!("Step 1 of {}: enter root", 2 * searched)),
+        "{text}"
+    );
+    // The first steps enter the root's first child, then its first child, in recorded order.
+    feed(&mut app, vec![ch('f')]);
+    assert_eq!(selected_node(&app), 1);
+    feed(&mut app, vec![ch('f')]);
+    assert_eq!(selected_node(&app), 2);
+    let text = words_at(&mut app);
+    assert!(text.contains("Step 3 of"), "{text}");
+    assert!(
+        text.contains(&format!("enter {}", node_move(&app, 2))),
+        "{text}"
+    );
+    // Node 2 is a leaf at depth 2 from here: the next step returns its value.
+    feed(&mut app, vec![ch('f')]);
+    assert_eq!(selected_node(&app), 2);
+    let text = words_at(&mut app);
+    assert!(text.contains("Step 4 of"), "{text}");
+    assert!(
+        text.contains(&format!("{} returns:", node_move(&app, 2))),
+        "{text}"
+    );
+    // The board previews the step's position.
+    let buf = render(&mut app, 120, 40);
+    assert!(
+        screen(&buf).contains(&format!("2.{}", node_move(&app, 2))),
+        "{}",
+        screen(&buf)
+    );
+    // Back, one step at a time, to the start; never before it.
+    feed(&mut app, vec![ch('b'), ch('b')]);
+    assert_eq!(selected_node(&app), 1);
+    feed(&mut app, vec![ch('b'), ch('b'), ch('b')]);
+    assert_eq!(selected_node(&app), 0);
+    let text = words_at(&mut app);
+    assert!(text.contains("Step 1 of"), "{text}");
+    // Any other key ends the guided mode.
+    feed(&mut app, vec![key(KeyCode::Down)]);
+    let text = words_at(&mut app);
+    assert!(!text.contains("Step "), "{text}");
+}
+
+/// The full engine's tree labels what it shows: null-window tests and their re-searches;
+/// its windows are in the game's units (no `+0.01`-style edges).
+#[test]
+fn full_engine_trees_label_null_windows_and_show_windows_in_game_units() {
+    let mut config = tree_config(5);
+    config.players.first.engine.algorithm = Algorithm::Full;
+    config.players.second.engine.algorithm = Algorithm::Full;
+    let mut app = new_app::<Kalah>(&config);
+    feed(&mut app, vec![ch('t'), ch('E')]);
+    let fx = feed(&mut app, vec![ch('t')]);
+    serve(&mut app, &config, fx);
+    let tree = shown_tree(&app).clone();
+    assert!(
+        tree.nodes.iter().any(|n| n.kind == NodeKind::NullWindow),
+        "PVS tests later moves with a null window"
+    );
+    for n in &tree.nodes {
+        let window = window_text::<Kalah>(n.alpha, n.beta);
+        assert!(
+            !window.contains(".99") && !window.contains(".01"),
+            "{window}"
+        );
+        if n.kind == NodeKind::NullWindow {
+            assert!(window.starts_with("test "), "{window}");
+        }
+    }
+    if let Some(i) = tree.nodes.iter().position(|n| n.kind == NodeKind::ReSearch) {
+        go_to(&mut app, i as u32);
+        let text = words_at(&mut app);
+        assert!(text.contains("re-search"), "{text}");
+    }
+}
+
+/// The tree pane's words at 120x40.
+fn words_at<G: HasBoard>(app: &mut App<G>) -> String {
+    let buf = render(app, 120, 40);
+    tree_words(app, &buf)
 }

@@ -10,7 +10,7 @@ use super::Searcher;
 use super::root::{RootMove, RootPass, sort_root};
 use crate::engine::result::SearchResult;
 use crate::engine::score::{self, INFINITY, MARGIN_UNIT};
-use crate::engine::tree::{Bound, SearchObserver};
+use crate::engine::tree::{Bound, NodeKind, SearchObserver};
 use crate::engine::{Evaluator, Game, Scoring};
 
 /// First aspiration half-width, in score units (half a stone or box in margin games).
@@ -181,7 +181,14 @@ where
             low = previous - delta;
             high = previous + delta;
         }
+        let mut kind = if low > -INFINITY || high < INFINITY {
+            NodeKind::Aspiration
+        } else {
+            NodeKind::Search
+        };
         loop {
+            self.observer.label_next(kind);
+            kind = NodeKind::AspirationRetry;
             let pass = self.root_pass(game, depth, low, high, root);
             delta = delta.saturating_mul(4);
             let open = delta > ASPIRATION_MAX;
@@ -214,6 +221,7 @@ where
         while lower < upper {
             self.stats.solve_bounds = Some((lower, upper));
             let beta = if guess == lower { guess + 1 } else { guess };
+            self.observer.label_next(NodeKind::NullTest);
             match self.root_pass(game, depth, beta - 1, beta, root) {
                 RootPass::FailLow(value) => {
                     upper = value;

@@ -5,7 +5,7 @@ use super::{POLL_INTERVAL, Searcher};
 use crate::engine::ordering::{PickList, move_key};
 use crate::engine::ply::{child_key, search_child};
 use crate::engine::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
-use crate::engine::tree::{Bound, SearchObserver};
+use crate::engine::tree::{Bound, NodeKind, SearchObserver};
 use crate::engine::tt::Entry;
 use crate::engine::{Evaluator, Game, Scoring};
 
@@ -140,8 +140,10 @@ where
         if !self.settings.pvs {
             return self.child(game, mv, depth, ply, low, beta);
         }
+        self.observer.label_next(NodeKind::NullWindow);
         let value = self.child(game, mv, depth, ply, low, low + 1);
         if value > low && value < beta && !self.stopped {
+            self.observer.label_next(NodeKind::ReSearch);
             self.child(game, mv, depth, ply, low, beta)
         } else {
             value
@@ -211,6 +213,7 @@ where
             if let Some((value, bound)) = cut {
                 self.stats.bound_cutoffs += 1;
                 self.height = Some(0);
+                self.observer.range_cut();
                 self.observer.leave(value, bound, 0);
                 return value;
             }

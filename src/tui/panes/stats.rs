@@ -17,7 +17,7 @@ use crate::tui::action::Pane;
 use crate::tui::driver::{EngineDriver, MinimaxCount, format_line};
 use crate::tui::layout;
 use crate::tui::theme::Theme;
-use crate::tui::tree_browser::depth_text;
+use crate::tui::tree_browser::{depth_text, text_width};
 use crate::tui::worker::{MINIMAX_COUNT_BUDGET, Purpose};
 
 /// What the engine pane shows.
@@ -388,14 +388,15 @@ fn endgame_lines<G: Playable>(pane: &EnginePane<G>) -> Vec<Line<'static>> {
 
 /// How many lines the pane's text takes at this inside width (for scrolling).
 pub fn line_count<G: Playable>(pane: &EnginePane<G>, width: u16) -> usize {
-    lines(pane, width).len()
+    lines(pane, text_width(width)).len()
 }
 
 /// Draws the engine pane into `area`.
 pub fn draw<G: Playable>(frame: &mut Frame, pane: &EnginePane<G>, area: Rect) {
     let theme = pane.theme;
     let inner = layout::inner(area);
-    let all = lines(pane, inner.width);
+    // One column stays free before the border, so no word ever touches it.
+    let all = lines(pane, text_width(inner.width));
     let rows = usize::from(inner.height);
     let offset = pane.scroll.min(all.len().saturating_sub(rows));
     let mut block = pane_block(Pane::Engine, pane.focus, "Engine", theme);

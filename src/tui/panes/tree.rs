@@ -11,13 +11,16 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::pane_block;
 use crate::engine::stats::group_digits;
-use crate::engine::tree::Bound;
+use crate::engine::tree::{Bound, NodeKind};
 use crate::games::Playable;
 use crate::session::Session;
 use crate::tui::action::Pane;
 use crate::tui::layout;
 use crate::tui::theme::Theme;
-use crate::tui::tree_browser::{Recorded, TreeBrowser, bound_name, bound_text, row_indent, wrap};
+use crate::tui::tree_browser::{
+    Recorded, TreeBrowser, bound_name, bound_text, kind_text, row_indent, text_width, window_text,
+    wrap,
+};
 use crate::tui::tree_view::Row;
 use crate::tui::worker::Purpose;
 
@@ -65,7 +68,8 @@ fn empty_text<G: Playable>(pane: &TreePane<G>) -> Vec<String> {
     text
 }
 
-/// One row of the tree.
+/// One row of the tree: the move, its value, its window, the kind of value and what the
+/// node was. Parts that do not fit whole are left off (never cut mid-word).
 fn row_line<'a, G: Playable>(
     rec: &Recorded<G>,
     row: Row,
@@ -87,37 +91,61 @@ fn row_line<'a, G: Playable>(
         .mv
         .map_or_else(|| "root".to_string(), |m| rec.root.format_move(m));
     let strong = if node.on_pv { theme.pv } else { Style::new() };
-    let mut spans = vec![
-        Span::raw(" ".repeat(usize::from(row_indent(row.level, width)))),
-        Span::styled(marker, theme.dim),
-        Span::styled(name, strong),
+    let mut parts: Vec<(String, Style)> = Vec::new();
+    if node.kind == NodeKind::Skipped {
+        parts.push((name, theme.dim));
+        parts.push((" not searched".to_string(), theme.dim));
+    } else {
+        parts.push((name, strong));
         // Each value is for the side to move at its node (negamax), in that side's colour.
-        Span::styled(
+        parts.push((
             format!(" {}", bound_text::<G>(node.value)),
             theme.player(node.to_move),
-        ),
-        Span::styled(
-            format!(
-                " [{}, {}] ",
-                bound_text::<G>(node.alpha),
-                bound_text::<G>(node.beta)
-            ),
+        ));
+        parts.push((
+            format!(" {}", window_text::<G>(node.alpha, node.beta)),
             theme.dim,
-        ),
-        Span::styled(
-            bound_name(node.bound),
+        ));
+        parts.push((
+            format!(" {}", bound_name(node.bound)),
             if node.bound == Bound::Exact {
                 theme.dim
             } else {
                 theme.cut
             },
-        ),
-    ];
-    if node.skipped > 0 {
-        spans.push(Span::styled(format!(" ✂{}", node.skipped), theme.cut));
+        ));
+        if node.skipped > 0 {
+            parts.push((format!(" ✂{}", node.skipped), theme.cut));
+        }
+        if node.tt_hit {
+            parts.push((" TT".to_string(), theme.info));
+        }
+        let kind = kind_text(node.kind);
+        if !kind.is_empty() {
+            parts.push((format!(" · {kind}"), theme.info));
+        }
     }
-    if node.tt_hit {
-        spans.push(Span::styled(" TT", theme.info));
+    let indent = usize::from(row_indent(row.level, width));
+    let mut room = usize::from(text_width(width)).saturating_sub(indent + 2);
+    let mut spans = vec![
+        Span::raw(" ".repeat(indent)),
+        Span::styled(marker, theme.dim),
+    ];
+    for (i, (text, style)) in parts.into_iter().enumerate() {
+        let len = text.chars().count();
+        if len > room {
+            // The move's name is kept even when cut (the level's indent is at most half
+            // the width, so that is rare); the rest shows only whole.
+            if i == 0 {
+                spans.push(Span::styled(
+                    text.chars().take(room).collect::<String>(),
+                    style,
+                ));
+            }
+            break;
+        }
+        room -= len;
+        spans.push(Span::styled(text, style));
     }
     let line = Line::from(spans);
     match selected {
@@ -137,7 +165,10 @@ pub fn draw<G: Playable>(frame: &mut Frame, pane: &TreePane<G>, area: Rect) {
         parts.push(format!("compared to depth {depth}"));
     }
     if let Some(r) = browser.shown() {
-        parts.push(format!("{} nodes", group_digits(r.tree.nodes.len() as u64)));
+        parts.push(format!(
+            "{} nodes",
+            group_digits(r.tree.searched_count() as u64)
+        ));
     }
     if let Some(root) = browser.shown().map(|r| r.root.hash()) {
         let session = pane.session;
@@ -177,7 +208,7 @@ pub fn draw<G: Playable>(frame: &mut Frame, pane: &TreePane<G>, area: Rect) {
     let parts = browser.parts(inner);
     let verdict = browser.verdict();
     let header: Vec<Line> = browser
-        .header_lines(inner.width)
+        .header_lines(text_width(inner.width))
         .into_iter()
         .map(|(text, search)| {
             let style = if browser.compare.is_empty() {
@@ -201,7 +232,7 @@ pub fn draw<G: Playable>(frame: &mut Frame, pane: &TreePane<G>, area: Rect) {
         return;
     };
     if let Some(notice) = rec.notice() {
-        let lines: Vec<Line> = wrap(&notice, parts.notice.width)
+        let lines: Vec<Line> = wrap(&notice, text_width(parts.notice.width))
             .into_iter()
             .map(|l| Line::styled(l, theme.error))
             .collect();
@@ -223,7 +254,7 @@ pub fn draw<G: Playable>(frame: &mut Frame, pane: &TreePane<G>, area: Rect) {
         })
         .collect();
     frame.render_widget(Paragraph::new(rows), parts.list);
-    let footer: Vec<Line> = wrap(&rec.explanation(), parts.footer.width)
+    let footer: Vec<Line> = wrap(&rec.explanation(), text_width(parts.footer.width))
         .into_iter()
         .map(|t| Line::styled(t, theme.info))
         .collect();
