@@ -121,6 +121,16 @@ where
         self.generate(game, &mut generated);
         let mut moves = self.ordered_moves(game, 0, 2, tt_move);
         self.order_rest(0, &mut moves);
+        if let Some(only) = &self.root_only {
+            // The defences, in this ordering where it has them, the others after.
+            moves.retain(|m| only.contains(m));
+            for &m in only {
+                if !moves.contains(&m) {
+                    moves.push(m);
+                    generated.push(m);
+                }
+            }
+        }
         let root: Vec<RootMove<G::Move>> = moves
             .iter()
             .map(|&mv| RootMove {
