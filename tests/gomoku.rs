@@ -409,6 +409,7 @@ fn options_from_toml_and_from_text() {
             rule: Rule::Standard,
             candidates: 0,
             depth: 4,
+            threats: true,
         }
     );
     assert!(toml::from_str::<GomokuOptions>("colour = 1").is_err());
@@ -433,6 +434,7 @@ fn options_from_toml_and_from_text() {
             ("rule", "standard"),
             ("candidates", "0"),
             ("depth", "3"),
+            ("threats", "true"),
         ]
     );
     assert_eq!(

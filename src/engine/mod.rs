@@ -261,6 +261,48 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
         self.legal_moves(out);
     }
 
+    /// True when the game has its own threat search ([`Game::forced_win`],
+    /// [`Game::leaf_forced_win`]); the full engine calls them only then, and only in a
+    /// playing search (one with a candidate limit), never when solving.
+    const THREATS: bool = false;
+
+    /// A forced win for the side to move found by the game's own threat search (Gomoku:
+    /// victory by continuous fours, then by threes and fours), proven against every defence
+    /// and bounded by `nodes` and `deadline`: the line from the winning move to the end of
+    /// the game, the opponent's replies included (`None` proves nothing), and the nodes
+    /// the search visited. The full engine asks this at the root and plays a line it gets
+    /// at once.
+    fn forced_win(
+        &self,
+        nodes: u64,
+        deadline: Option<std::time::Instant>,
+    ) -> (Option<Vec<Self::Move>>, u64) {
+        let _ = (nodes, deadline);
+        (None, 0)
+    }
+
+    /// For the root of a playing search: when the opponent would have a forced win if the
+    /// side to move passed, the moves (among `candidates` best ones and any others the game
+    /// knows to defend) after which the game's threat search finds no forced win for the
+    /// opponent, bounded by `nodes` and `deadline`. `None` when no threat is found or no move
+    /// stops it; the engine then searches its usual moves.
+    fn threat_defences(
+        &self,
+        candidates: usize,
+        nodes: u64,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<Vec<Self::Move>> {
+        let _ = (candidates, nodes, deadline);
+        None
+    }
+
+    /// A cheap forced-win check for the leaves of a playing search (Gomoku: a short search
+    /// of continuous fours): the number of moves until the side to move has won, counting
+    /// both sides' moves and the winning one. `None` proves nothing.
+    fn leaf_forced_win(&mut self) -> Option<u32> {
+        None
+    }
+
     /// The number of distinct move indexes for this game's configuration.
     fn move_space(&self) -> usize;
 

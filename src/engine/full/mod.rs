@@ -53,7 +53,7 @@ use super::settings::EngineSettings;
 use super::stats::SearchStats;
 use super::tree::SearchObserver;
 use super::tt::TranspositionTable;
-use super::{Evaluator, Game};
+use super::{Evaluator, Game, score};
 
 /// How often (in nodes, a power of two) the stop flag and the clock are read.
 const POLL_INTERVAL: u64 = 256;
@@ -99,6 +99,11 @@ where
         stop,
         deadline: settings.limits.time.map(|time| started + time),
     };
+    if let Some(result) = threat_win(game, settings, started) {
+        Reporter::new(progress, started).answer(result.clone());
+        return result;
+    }
+    let root_only = defences(game, settings, started);
     // A recorded search runs on one thread: the record is then the whole search.
     let threads = if O::RECORDS {
         1
@@ -116,6 +121,7 @@ where
             Some(reporter),
         );
         main.pool = pool;
+        main.root_only = root_only.clone();
         let mut position = game.clone();
         main.iterate(&mut position, rng, started)
     };
@@ -143,6 +149,63 @@ where
     };
     result.stats.elapsed = started.elapsed();
     result
+}
+
+/// The share of a timed search's time the root threat search may use.
+const THREAT_TIME_SHARE: f64 = 0.2;
+/// Nodes the root threat search may visit.
+const THREAT_NODES: u64 = 400_000;
+
+/// The answer of a playing search (one with a candidate limit) when the game's threat search
+/// proves a forced win for the side to move at the root: its first move, at once, valued as
+/// a win in as many moves as the line has, with the line as the principal variation.
+fn threat_win<G: Game>(
+    game: &G,
+    settings: &EngineSettings,
+    started: Instant,
+) -> Option<SearchResult<G::Move>> {
+    if !G::THREATS || settings.candidates == 0 || settings.solve || game.outcome().is_some() {
+        return None;
+    }
+    let deadline = settings
+        .limits
+        .time
+        .map(|time| started + time.mul_f64(THREAT_TIME_SHARE));
+    let (line, nodes) = game.forced_win(THREAT_NODES, deadline);
+    let line = line?;
+    let best = *line.first()?;
+    let stats = SearchStats {
+        nodes,
+        iteration_nodes: nodes,
+        depth: line.len() as u32,
+        elapsed: started.elapsed(),
+        ..SearchStats::default()
+    };
+    Some(SearchResult {
+        best: Some(best),
+        value: score::WIN - line.len() as i32,
+        pv: line,
+        ties: vec![best],
+        stats,
+        completed: true,
+    })
+}
+
+/// For a playing search: the root moves that stop a forced win the opponent threatens (see
+/// [`Game::threat_defences`]), or `None` to search the usual ones.
+fn defences<G: Game>(
+    game: &G,
+    settings: &EngineSettings,
+    started: Instant,
+) -> Option<Vec<G::Move>> {
+    if !G::THREATS || settings.candidates == 0 || settings.solve || game.outcome().is_some() {
+        return None;
+    }
+    let deadline = settings
+        .limits
+        .time
+        .map(|time| started + time.mul_f64(THREAT_TIME_SHARE));
+    game.threat_defences(settings.candidates, THREAT_NODES, deadline)
 }
 
 /// The number of threads for a `threads` setting (0 = one per core).
@@ -176,6 +239,8 @@ struct Searcher<'a, G: Game, E, O> {
     height: Option<u32>,
     /// Move lists keyed by [`super::ordering::move_key`], and the PV table.
     plies: PlyStack<G::Move, i64>,
+    /// The only root moves to search (the defences against a threatened forced win).
+    root_only: Option<Vec<G::Move>>,
 }
 
 impl<'a, G, E, O> Searcher<'a, G, E, O>
@@ -211,6 +276,7 @@ where
             pool: None,
             height: None,
             plies: PlyStack::default(),
+            root_only: None,
         }
     }
 

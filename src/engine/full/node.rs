@@ -195,7 +195,14 @@ where
         if depth == 0 {
             // Nothing is stored at depth 0 (a proven entry there would be a finished game).
             self.stats.leaf_evals += 1;
-            let value = score::evaluate(self.evaluator, game);
+            // A playing search asks the game's threat search for a quick forced win.
+            let threat = (G::THREATS && self.settings.candidates > 0)
+                .then(|| game.leaf_forced_win())
+                .flatten();
+            let value = match threat {
+                Some(plies) => score::WIN - (ply as i32 + plies as i32),
+                None => score::evaluate(self.evaluator, game),
+            };
             self.height = None;
             self.observer.leave(value, Bound::Exact, 0);
             return value;

@@ -119,7 +119,17 @@ where
         // Depth 2 asks for static ordering even when the search is one move deep.
         let mut generated = Vec::new();
         self.generate(game, &mut generated);
-        let moves = self.ordered_moves(game, 0, 2, tt_move);
+        let mut moves = self.ordered_moves(game, 0, 2, tt_move);
+        if let Some(only) = &self.root_only {
+            // The defences, in this ordering where it has them, the others after.
+            moves.retain(|m| only.contains(m));
+            for &m in only {
+                if !moves.contains(&m) {
+                    moves.push(m);
+                    generated.push(m);
+                }
+            }
+        }
         let root: Vec<RootMove<G::Move>> = moves
             .iter()
             .map(|&mv| RootMove {

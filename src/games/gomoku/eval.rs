@@ -141,6 +141,16 @@ const fn point_values() -> [i32; 1 << 12] {
     table
 }
 
+/// The pattern score of the four directional shapes a stone would make at one point (the
+/// table of [`PatternCounts::score`]).
+pub(super) fn point_score(shapes: [Shape; 4]) -> i32 {
+    let key = shapes
+        .iter()
+        .enumerate()
+        .fold(0, |key, (d, &s)| key | (s as usize) << (3 * d));
+    POINT_VALUE[key]
+}
+
 /// True when one of the four shapes of a [`PointKey`] is a five (all three bits set).
 #[inline]
 fn has_five(key: PointKey) -> bool {

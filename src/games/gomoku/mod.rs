@@ -5,6 +5,7 @@
 
 pub mod eval;
 pub mod shape;
+pub mod threat;
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,7 +16,8 @@ use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::{Game, Outcome, Player, Scoring};
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 pub use eval::{GomokuEval, PatternCounts};
-use shape::{MAX_CONNECT, ShapeTable};
+use shape::{MAX_CONNECT, Shape, ShapeTable};
+use threat::{ThreatKind, ThreatLimits};
 
 /// The largest board side.
 pub const MAX_SIZE: usize = 19;
@@ -24,6 +26,14 @@ pub const MIN_SIZE: usize = 3;
 const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
 /// Rows, columns and both diagonal directions of the largest board: 6n - 2 lines.
 const MAX_LINES: usize = 6 * MAX_SIZE - 2;
+
+/// Attacker moves a root VCF search may use (a VCF rarely needs more than 15).
+const ROOT_VCF_DEPTH: u32 = 30;
+/// Attacker moves a root VCT search may use.
+const ROOT_VCT_DEPTH: u32 = 10;
+/// Nodes and attacker moves of the VCF check at a playing search's leaves.
+const LEAF_VCF_NODES: u32 = 64;
+const LEAF_VCF_DEPTH: u32 = 6;
 
 /// Keys `player * 361 + cell` for a stone, and the last one for "White to move".
 static KEYS: [u64; 2 * MAX_CELLS + 1] = zobrist_keys(2);
@@ -101,6 +111,8 @@ pub struct Gomoku {
     last: Option<Cell>,
     winner: Option<Player>,
     hash: u64,
+    /// Whether the engine may use the threat search ([`threat`]) on this game.
+    threats: bool,
     /// Board-wide shape counts per player: 16-bit lanes indexed by [`shape::Shape`].
     totals: [u128; 2],
     lines: [Line; MAX_LINES],
@@ -143,6 +155,7 @@ impl Gomoku {
             last: None,
             winner: None,
             hash: 0,
+            threats: true,
             totals: [0; 2],
             lines,
         }
@@ -204,6 +217,11 @@ impl Gomoku {
     /// Stones on the board.
     pub fn stones_played(&self) -> usize {
         usize::from(self.stones)
+    }
+
+    /// Turns the threat search (see [`threat`]) on or off for the engine.
+    pub fn set_threats(&mut self, on: bool) {
+        self.threats = on;
     }
 
     /// The winner, once someone has made a line.
@@ -446,6 +464,64 @@ impl Game for Gomoku {
         hash
     }
 
+    const THREATS: bool = true;
+
+    fn forced_win(
+        &self,
+        nodes: u64,
+        deadline: Option<std::time::Instant>,
+    ) -> (Option<Vec<Cell>>, u64) {
+        if !self.threats {
+            return (None, 0);
+        }
+        // Fours first: cheap, and a VCF is the surest win; then threes and fours.
+        let vcf = ThreatLimits {
+            nodes: nodes / 4,
+            depth: ROOT_VCF_DEPTH,
+            deadline,
+        };
+        let (line, spent) = self.threat_win(ThreatKind::Vcf, vcf);
+        if line.is_some() {
+            return (line, spent);
+        }
+        let vct = ThreatLimits {
+            nodes: nodes.saturating_sub(spent),
+            depth: ROOT_VCT_DEPTH,
+            deadline,
+        };
+        let (line, more) = self.threat_win(ThreatKind::Vct, vct);
+        (line, spent + more)
+    }
+
+    fn threat_defences(
+        &self,
+        candidates: usize,
+        nodes: u64,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<Vec<Cell>> {
+        if !self.threats {
+            return None;
+        }
+        self.defences_against_threats(candidates, nodes, deadline)
+    }
+
+    fn leaf_forced_win(&mut self) -> Option<u32> {
+        if !self.threats || self.winner.is_some() {
+            return None;
+        }
+        let mine = self.pattern_counts(self.to_move);
+        if mine.fours() > 0 {
+            return Some(1);
+        }
+        // A win by fours needs a four and then another: two threes (the second may also be
+        // made by the first four, which this cheap test misses: the price of speed here).
+        if mine.get(Shape::ClosedThree) + mine.get(Shape::OpenThree) < 2 {
+            return None;
+        }
+        let mut budget = LEAF_VCF_NODES;
+        self.quick_vcf(LEAF_VCF_DEPTH, &mut budget)
+    }
+
     fn move_index(&self, mv: Cell) -> usize {
         usize::from(mv)
     }
@@ -570,6 +646,9 @@ pub struct GomokuOptions {
     pub candidates: usize,
     /// Engine search depth when a player's own depth is 0.
     pub depth: u32,
+    /// Whether a playing search uses the threat search (wins by fours, and by threes and
+    /// fours, at the root; wins by fours at its leaves).
+    pub threats: bool,
 }
 
 impl Default for GomokuOptions {
@@ -580,6 +659,7 @@ impl Default for GomokuOptions {
             rule: Rule::Freestyle,
             candidates: 12,
             depth: 4,
+            threats: true,
         }
     }
 }
@@ -649,7 +729,9 @@ impl Playable for Gomoku {
     fn new_game(options: &GomokuOptions) -> Self {
         let size = options.size.clamp(MIN_SIZE, MAX_SIZE);
         let connect = options.connect.clamp(2, MAX_CONNECT.min(size));
-        Self::new(size, connect, options.rule)
+        let mut game = Self::new(size, connect, options.rule);
+        game.threats = options.threats;
+        game
     }
 
     fn options_in(games: &crate::games::GamesConfig) -> Option<&Self::Options> {

@@ -1,0 +1,579 @@
+//! Threat-space search: a win by continuous fours (VCF) or by threes and fours (VCT) for the
+//! side to move, *proven* by search: every defence that could refute a threat is tried.
+//!
+//! The attacker moves only with threats (a four, or in VCT also an open three); the defender
+//! answers a four at its one completion point, and an open three with every move that leaves
+//! the attacker no open three (read from the incremental shape counts after playing it) and
+//! with every four of the defender's own (a counter-threat the attacker must answer). Any
+//! other reply leaves the three, which becomes an open four: so a line found here is a forced
+//! win. Not finding one proves nothing (the search is bounded by depth, nodes and time, and
+//! the attacker's moves are only threats).
+//!
+//! Moves are generated per line from the shape counts each line keeps: only lines where the
+//! player has a three (for fours) or an open two (for open threes) are scanned, so a node
+//! costs a few line look-ups rather than a scan of the board.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use super::eval::point_score;
+use super::shape::Shape;
+use super::{Cell, Gomoku, MAX_CELLS};
+use crate::engine::{Game, Player};
+
+/// What the attacker may threaten with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreatKind {
+    /// Fours only: victory by continuous fours.
+    Vcf,
+    /// Fours and open threes: victory by continuous threats.
+    Vct,
+}
+
+/// How far a threat search may go.
+#[derive(Clone, Copy, Debug)]
+pub struct ThreatLimits {
+    /// Nodes (positions visited) before giving up.
+    pub nodes: u64,
+    /// Attacker moves at most (the win is within twice this many plies).
+    pub depth: u32,
+    /// Give up at this moment.
+    pub deadline: Option<Instant>,
+}
+
+/// Lanes of [`super::Line::shapes`] that make a line worth scanning.
+const fn lanes(shapes: &[Shape]) -> u64 {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < shapes.len() {
+        mask |= 0xFF << (8 * shapes[i] as u32);
+        i += 1;
+    }
+    mask
+}
+const HAS_FOUR: u64 = lanes(&[Shape::ClosedFour, Shape::OpenFour]);
+const HAS_THREE: u64 = lanes(&[Shape::ClosedThree, Shape::OpenThree]);
+const HAS_OPEN_THREE: u64 = lanes(&[Shape::OpenThree]);
+const HAS_OPEN_TWO: u64 = lanes(&[Shape::OpenTwo]);
+
+/// A set of cells (dedupes moves found along several lines).
+#[derive(Clone, Copy)]
+struct CellSet([u64; MAX_CELLS.div_ceil(64)]);
+
+impl CellSet {
+    fn new() -> Self {
+        Self([0; MAX_CELLS.div_ceil(64)])
+    }
+
+    /// Adds `cell`; true when it was not there yet.
+    fn insert(&mut self, cell: Cell) -> bool {
+        let (word, bit) = (usize::from(cell) / 64, usize::from(cell) % 64);
+        let fresh = self.0[word] & (1 << bit) == 0;
+        self.0[word] |= 1 << bit;
+        fresh
+    }
+}
+
+impl Gomoku {
+    /// The point at position `pos` of line `index` (the inverse of `lines_through`).
+    fn line_point(&self, index: usize, pos: u32) -> Cell {
+        let n = self.size();
+        let pos = pos as usize;
+        let (row, col) = if index < n {
+            (index, pos)
+        } else if index < 2 * n {
+            (pos, index - n)
+        } else if index < 4 * n - 1 {
+            // row - col = d - (n - 1); the position is the smaller of the two.
+            let d = index - 2 * n;
+            if d >= n - 1 {
+                (d - (n - 1) + pos, pos)
+            } else {
+                (pos, n - 1 - d + pos)
+            }
+        } else {
+            let sum = index - (4 * n - 1);
+            let row = pos + sum.saturating_sub(n - 1);
+            (row, sum - row)
+        };
+        (row * n + col) as Cell
+    }
+
+    /// Pushes onto `out` (once each, via `seen`) the empty points where `player`'s stone
+    /// makes, along a line where `player` has a lane of `need`, a shape that `wanted` accepts.
+    fn line_moves(
+        &self,
+        player: Player,
+        need: u64,
+        wanted: impl Fn(Shape) -> bool,
+        seen: &mut CellSet,
+        out: &mut Vec<Cell>,
+    ) {
+        let p = player.index();
+        let k = self.table.connect();
+        for (index, line) in self.lines.iter().enumerate().take(6 * self.size() - 2) {
+            if line.shapes[p] & need == 0 || u32::from(line.len) < k {
+                continue;
+            }
+            let len = u32::from(line.len);
+            let (own, blocked) = self.table.pad(line.stones[p], line.stones[1 - p], len);
+            let mut empty = !(line.stones[0] | line.stones[1]) & ((1u32 << len) - 1);
+            while empty != 0 {
+                let pos = empty.trailing_zeros();
+                empty &= empty - 1;
+                if wanted(self.table.shape_if_placed(own, blocked, pos)) {
+                    let cell = self.line_point(index, pos);
+                    if seen.insert(cell) {
+                        out.push(cell);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The points where `player` would make five now.
+    pub fn five_points(&self, player: Player, out: &mut Vec<Cell>) {
+        out.clear();
+        let mut seen = CellSet::new();
+        self.line_moves(player, HAS_FOUR, |s| s == Shape::Five, &mut seen, out);
+    }
+
+    /// Every empty point of a line where `player` has an open three.
+    fn open_three_lines(&self, player: Player, seen: &mut CellSet, out: &mut Vec<Cell>) {
+        self.line_moves(player, HAS_OPEN_THREE, |_| true, seen, out);
+    }
+
+    /// True when `player` has an open three somewhere (a cluster whose strongest shape is
+    /// an open three: it becomes an open four in one move).
+    fn has_open_three(&self, player: Player) -> bool {
+        self.pattern_counts(player).get(Shape::OpenThree) > 0
+    }
+
+    /// The attacker's threats, most promising first: points making a four, then (VCT) those
+    /// making an open three.
+    fn threats(&self, kind: ThreatKind, out: &mut Vec<Cell>) {
+        out.clear();
+        let me = self.to_move();
+        let mut seen = CellSet::new();
+        self.line_moves(me, HAS_THREE, Shape::is_four, &mut seen, out);
+        if kind == ThreatKind::Vct {
+            self.line_moves(me, HAS_OPEN_TWO, |s| s == Shape::OpenThree, &mut seen, out);
+        }
+        let mut keyed: Vec<(i32, Cell)> = out
+            .iter()
+            .map(|&c| {
+                let attack = point_score(self.shapes_if_played(c, me));
+                let defence = point_score(self.shapes_if_played(c, me.other()));
+                (-(2 * attack + defence), c)
+            })
+            .collect();
+        keyed.sort_unstable();
+        out.clear();
+        out.extend(keyed.into_iter().map(|(_, c)| c));
+    }
+}
+
+/// One threat search: the limits, the counters and what it has proven.
+struct Search {
+    kind: ThreatKind,
+    limits: ThreatLimits,
+    nodes: u64,
+    out_of_budget: bool,
+    /// Attacker positions proven won, with the winning move.
+    wins: HashMap<u64, Cell>,
+    /// Attacker positions not won within this many attacker moves.
+    fails: HashMap<u64, u32>,
+}
+
+impl Search {
+    fn new(kind: ThreatKind, limits: ThreatLimits) -> Self {
+        Self {
+            kind,
+            limits,
+            nodes: 0,
+            out_of_budget: false,
+            wins: HashMap::new(),
+            fails: HashMap::new(),
+        }
+    }
+
+    fn spend(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.limits.nodes
+            || (self.nodes.is_multiple_of(1024)
+                && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.out_of_budget = true;
+        }
+        !self.out_of_budget
+    }
+
+    /// True when the side to move (the attacker) wins by threats within `depth` moves.
+    fn attack(&mut self, game: &mut Gomoku, depth: u32) -> bool {
+        if !self.spend() {
+            return false;
+        }
+        let hash = game.hash();
+        if self.wins.contains_key(&hash) {
+            return true;
+        }
+        if self.fails.get(&hash).is_some_and(|&d| d >= depth) {
+            return false;
+        }
+        let me = game.to_move();
+        let mut points = Vec::new();
+        game.five_points(me, &mut points);
+        if let Some(&five) = points.first() {
+            self.wins.insert(hash, five);
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        game.five_points(me.other(), &mut points);
+        let won = match points.len() {
+            0 => {
+                let mut moves = Vec::new();
+                game.threats(self.kind, &mut moves);
+                moves.into_iter().find(|&mv| {
+                    let undo = game.play(mv);
+                    let won = self.defend(game, depth - 1);
+                    game.undo(mv, undo);
+                    won
+                })
+            }
+            // The defender threatens five: block it, and the block must itself threaten.
+            1 => {
+                let block = points[0];
+                let undo = game.play(block);
+                let won = self.defend(game, depth - 1);
+                game.undo(block, undo);
+                won.then_some(block)
+            }
+            _ => None,
+        };
+        if let Some(mv) = won {
+            self.wins.insert(hash, mv);
+            true
+        } else {
+            if !self.out_of_budget {
+                self.fails.insert(hash, depth);
+            }
+            false
+        }
+    }
+
+    /// True when the attacker (who just moved) wins against every defence.
+    fn defend(&mut self, game: &mut Gomoku, depth: u32) -> bool {
+        let mut replies = Vec::new();
+        if !defences(game, self.kind, &mut replies) {
+            return false;
+        }
+        if replies.is_empty() {
+            // An open four or two fours: the attacker makes five next.
+            return true;
+        }
+        replies.into_iter().all(|reply| {
+            let undo = game.play(reply);
+            let won = self.attack(game, depth);
+            game.undo(reply, undo);
+            won
+        })
+    }
+
+    /// The line of a proven win from `game` (attacker to move): the attacker's moves from
+    /// the table and the defender's first defence, up to and including the five.
+    fn line(&self, game: &Gomoku) -> Vec<Cell> {
+        let mut position = game.clone();
+        let mut line = Vec::new();
+        let mut replies = Vec::new();
+        while line.len() < MAX_CELLS {
+            let mut fives = Vec::new();
+            position.five_points(position.to_move(), &mut fives);
+            let Some(mv) = fives
+                .first()
+                .or_else(|| self.wins.get(&position.hash()))
+                .copied()
+            else {
+                break;
+            };
+            position.play(mv);
+            line.push(mv);
+            if position.winner().is_some() {
+                break;
+            }
+            if !defences(&position, self.kind, &mut replies) {
+                break;
+            }
+            let reply = replies
+                .iter()
+                .copied()
+                .find(|&r| {
+                    let mut next = position.clone();
+                    next.play(r);
+                    self.wins.contains_key(&next.hash())
+                })
+                .or_else(|| {
+                    // An open four: any reply loses; show the one that blocks an end.
+                    let mut fives = Vec::new();
+                    position.five_points(position.to_move().other(), &mut fives);
+                    fives.first().copied()
+                });
+            let Some(reply) = reply else {
+                break;
+            };
+            position.play(reply);
+            line.push(reply);
+        }
+        line
+    }
+}
+
+/// The defender's (side to move's) replies that must each be refuted, after the attacker's
+/// threat. False when the defender is not forced at all (no four and, in VCT, no open three
+/// of the attacker's) or wins first (a five of the defender's own): the threat fails. An
+/// empty list means no defence exists.
+fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
+    out.clear();
+    if game.winner().is_some() {
+        return true;
+    }
+    let defender = game.to_move();
+    let attacker = defender.other();
+    let mut points = Vec::new();
+    game.five_points(defender, &mut points);
+    if !points.is_empty() {
+        return false;
+    }
+    game.five_points(attacker, &mut points);
+    match points.len() {
+        0 => {}
+        1 => {
+            out.push(points[0]);
+            return true;
+        }
+        _ => return true,
+    }
+    if kind == ThreatKind::Vcf || !game.has_open_three(attacker) {
+        return false;
+    }
+    let mut seen = CellSet::new();
+    let mut candidates = Vec::new();
+    game.open_three_lines(attacker, &mut seen, &mut candidates);
+    game.line_moves(
+        defender,
+        HAS_THREE,
+        Shape::is_four,
+        &mut seen,
+        &mut candidates,
+    );
+    let mut position = game.clone();
+    for &cell in &candidates {
+        let undo = position.play(cell);
+        let counters = position.pattern_counts(defender).fours() > 0;
+        if counters || !position.has_open_three(attacker) {
+            out.push(cell);
+        }
+        position.undo(cell, undo);
+    }
+    if out.is_empty() {
+        // No single move answers every open three (two of them on lines that do not cross,
+        // say): a point off those lines changes nothing, so every reply leaves a three to
+        // become an open four. Searching the replies on its lines proves that and gives the
+        // line its moves.
+        *out = candidates;
+    }
+    true
+}
+
+impl Gomoku {
+    /// A forced win for the side to move by `kind` threats within `limits`: the line from
+    /// the first move to the five (the defender's replies being the first defences found),
+    /// and the nodes spent.
+    pub fn threat_win(&self, kind: ThreatKind, limits: ThreatLimits) -> (Option<Vec<Cell>>, u64) {
+        if self.winner().is_some() || self.stones_played() == 0 {
+            return (None, 0);
+        }
+        let mut search = Search::new(kind, limits);
+        let mut position = self.clone();
+        // Iterative deepening: the shortest win is found first, and shallow failures are
+        // remembered for the deeper passes.
+        for depth in 1..=limits.depth {
+            if search.attack(&mut position, depth) {
+                let line = search.line(self);
+                return ((!line.is_empty()).then_some(line), search.nodes);
+            }
+            if search.out_of_budget {
+                break;
+            }
+        }
+        (None, search.nodes)
+    }
+}
+
+impl Gomoku {
+    /// How many points make five for `player` (counting stops at two), and the first.
+    fn five_point(&self, player: Player) -> (u32, Option<Cell>) {
+        let p = player.index();
+        let k = self.table.connect();
+        let (mut count, mut first) = (0, None);
+        for (index, line) in self.lines.iter().enumerate().take(6 * self.size() - 2) {
+            if line.shapes[p] & HAS_FOUR == 0 || u32::from(line.len) < k {
+                continue;
+            }
+            let len = u32::from(line.len);
+            let (own, blocked) = self.table.pad(line.stones[p], line.stones[1 - p], len);
+            let mut empty = !(line.stones[0] | line.stones[1]) & ((1u32 << len) - 1);
+            while empty != 0 {
+                let pos = empty.trailing_zeros();
+                empty &= empty - 1;
+                if self.table.shape_if_placed(own, blocked, pos) == Shape::Five {
+                    let cell = self.line_point(index, pos);
+                    if first.is_none() {
+                        first = Some(cell);
+                        count = 1;
+                    } else if first != Some(cell) {
+                        return (2, first);
+                    }
+                }
+            }
+        }
+        (count, first)
+    }
+
+    /// A lean VCF for the leaves of a playing search: no tables, no ordering, at most
+    /// `depth` fours and `budget` nodes. The plies until the side to move has made five.
+    pub(super) fn quick_vcf(&mut self, depth: u32, budget: &mut u32) -> Option<u32> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let me = self.to_move();
+        if self.five_point(me).0 > 0 {
+            return Some(1);
+        }
+        if depth == 0 {
+            return None;
+        }
+        let moves = match self.five_point(me.other()) {
+            (0, _) => {
+                let mut moves = Vec::new();
+                self.line_moves(
+                    me,
+                    HAS_THREE,
+                    Shape::is_four,
+                    &mut CellSet::new(),
+                    &mut moves,
+                );
+                moves
+            }
+            (1, Some(block)) => vec![block],
+            _ => return None,
+        };
+        for mv in moves {
+            let undo = self.play(mv);
+            let found = match self.five_point(me) {
+                (_, _) if self.five_point(me.other()).0 > 0 => None,
+                (0, _) => None,
+                (1, Some(reply)) => {
+                    let reply_undo = self.play(reply);
+                    let found = self.quick_vcf(depth - 1, budget).map(|plies| plies + 2);
+                    self.undo(reply, reply_undo);
+                    found
+                }
+                _ => Some(3),
+            };
+            self.undo(mv, undo);
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+}
+
+impl Gomoku {
+    /// The same position with the other side to move (a pass): what the opponent threatens.
+    fn passed(&self) -> Self {
+        let mut game = self.clone();
+        game.to_move = game.to_move.other();
+        game.hash ^= super::KEYS[super::SIDE_KEY];
+        game
+    }
+
+    /// The opponent's forced win by fours, then by threes and fours, within `nodes`.
+    fn threatened(&self, nodes: u64, deadline: Option<Instant>) -> (Option<Vec<Cell>>, u64) {
+        let opponent = self.passed();
+        let vcf = ThreatLimits {
+            nodes: nodes / 2,
+            depth: 20,
+            deadline,
+        };
+        let (line, spent) = opponent.threat_win(ThreatKind::Vcf, vcf);
+        if line.is_some() {
+            return (line, spent);
+        }
+        let vct = ThreatLimits {
+            nodes: nodes.saturating_sub(spent),
+            depth: 6,
+            deadline,
+        };
+        let (line, more) = opponent.threat_win(ThreatKind::Vct, vct);
+        (line, spent + more)
+    }
+
+    /// See [`crate::engine::Game::threat_defences`]: the candidates, and every point of the
+    /// opponent's winning line, after which the opponent has no forced win any more.
+    pub(super) fn defences_against_threats(
+        &self,
+        candidates: usize,
+        nodes: u64,
+        deadline: Option<Instant>,
+    ) -> Option<Vec<Cell>> {
+        if self.winner().is_some() || self.stones_played() < 3 {
+            return None;
+        }
+        // The side to move has a four: it is not defending.
+        if self.five_point(self.to_move()).0 > 0 {
+            return None;
+        }
+        let (line, spent) = self.threatened(nodes / 4, deadline);
+        let line = line?;
+        let mut moves = Vec::new();
+        self.candidate_moves(&mut moves, candidates.max(1) * 2);
+        let mut seen = CellSet::new();
+        moves.retain(|&m| seen.insert(m));
+        for &m in &line {
+            if self.at(m).is_none() && seen.insert(m) {
+                moves.push(m);
+            }
+        }
+        let each = nodes.saturating_sub(spent) / moves.len().max(1) as u64;
+        let mut position = self.clone();
+        let defences: Vec<Cell> = moves
+            .into_iter()
+            .filter(|&m| {
+                let undo = position.play(m);
+                let safe = position.winner().is_some() || {
+                    // The opponent to move now: does it still win by force?
+                    let opponent = &position;
+                    let vcf = ThreatLimits {
+                        nodes: each / 2,
+                        depth: 20,
+                        deadline,
+                    };
+                    let vct = ThreatLimits {
+                        nodes: each / 2,
+                        depth: 6,
+                        deadline,
+                    };
+                    opponent.threat_win(ThreatKind::Vcf, vcf).0.is_none()
+                        && opponent.threat_win(ThreatKind::Vct, vct).0.is_none()
+                };
+                position.undo(m, undo);
+                safe
+            })
+            .collect();
+        (!defences.is_empty()).then_some(defences)
+    }
+}

@@ -1,0 +1,236 @@
+//! The Gomoku threat search (VCF and VCT) and the engine on tactical puzzles kept in
+//! tests/data/gomoku/puzzles.txt: the threat search finds each win, the engine plays it, and
+//! the engine blocks what must be blocked.
+
+// Helpers here are only called from tests: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use std::time::Instant;
+
+use gametree::engine::api::{Algorithm, EngineSettings};
+use gametree::engine::{Game, score};
+use gametree::games::gomoku::threat::{ThreatKind, ThreatLimits};
+use gametree::games::gomoku::{Cell, Gomoku, GomokuEval, Rule};
+
+mod common;
+use common::search_with;
+
+struct Puzzle {
+    name: String,
+    kind: String,
+    answers: Vec<Cell>,
+    game: Gomoku,
+}
+
+fn puzzles() -> Vec<Puzzle> {
+    let text = include_str!("data/gomoku/puzzles.txt");
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        assert_eq!(fields.len(), 5, "puzzle line: {line}");
+        let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+        let black: Vec<&str> = fields[3].split_whitespace().collect();
+        let white: Vec<&str> = fields[4].split_whitespace().collect();
+        assert!(
+            black.len() == white.len() || black.len() == white.len() + 1,
+            "{}: stone counts",
+            fields[0]
+        );
+        for (i, b) in black.iter().enumerate() {
+            let b = game.parse_move(b).unwrap();
+            game.try_play(b).unwrap();
+            if let Some(w) = white.get(i) {
+                let w = game.parse_move(w).unwrap();
+                game.try_play(w).unwrap();
+            }
+            assert!(game.winner().is_none(), "{}: already won", fields[0]);
+        }
+        let answers = fields[2]
+            .split_whitespace()
+            .map(|m| game.parse_move(m).unwrap())
+            .collect();
+        out.push(Puzzle {
+            name: fields[0].to_string(),
+            kind: fields[1].to_string(),
+            answers,
+            game,
+        });
+    }
+    out
+}
+
+fn limits() -> ThreatLimits {
+    ThreatLimits {
+        nodes: 2_000_000,
+        depth: 12,
+        deadline: None,
+    }
+}
+
+/// Plays `line` and checks that it ends in a win for the side to move at its start, each
+/// defender reply being legal.
+fn assert_line_wins(game: &Gomoku, line: &[Cell], name: &str) {
+    let mut position = game.clone();
+    let attacker = game.to_move();
+    for &mv in line {
+        position.try_play(mv).unwrap();
+    }
+    assert_eq!(
+        position.winner(),
+        Some(attacker),
+        "{name}: line does not win\n{position}"
+    );
+}
+
+#[test]
+fn the_threat_search_solves_every_win_puzzle() {
+    for p in puzzles().iter().filter(|p| p.kind != "block") {
+        let kind = if p.kind == "vcf" {
+            ThreatKind::Vcf
+        } else {
+            ThreatKind::Vct
+        };
+        let started = Instant::now();
+        let (line, nodes) = p.game.threat_win(kind, limits());
+        let line = line.unwrap_or_else(|| panic!("{}: no {} found\n{}", p.name, p.kind, p.game));
+        println!(
+            "{:<20} {}: {} in {} plies, {} nodes, {:?}",
+            p.name,
+            p.kind,
+            p.game.format_move(line[0]),
+            line.len(),
+            nodes,
+            started.elapsed()
+        );
+        assert!(
+            p.answers.contains(&line[0]),
+            "{}: played {}",
+            p.name,
+            p.game.format_move(line[0])
+        );
+        assert_line_wins(&p.game, &line, &p.name);
+        if kind == ThreatKind::Vct {
+            // A VCT puzzle is one that fours alone do not win.
+            let (vcf, _) = p.game.threat_win(ThreatKind::Vcf, limits());
+            assert!(vcf.is_none(), "{}: a VCF exists", p.name);
+        }
+    }
+}
+
+/// The engine as it plays: the full engine with 12 candidates, to a fixed depth (no clock:
+/// tests are not timed).
+fn playing(depth: u32) -> EngineSettings {
+    EngineSettings {
+        candidates: 12,
+        ..EngineSettings::to_depth(Algorithm::Full, depth)
+    }
+}
+
+#[test]
+fn the_engine_plays_every_puzzle() {
+    for p in puzzles() {
+        let r = search_with(&p.game, &GomokuEval::Patterns, &playing(4));
+        let best = r.best.unwrap();
+        assert!(
+            p.answers.contains(&best),
+            "{} ({}): the engine played {}, value {}\n{}",
+            p.name,
+            p.kind,
+            p.game.format_move(best),
+            score::format::<Gomoku>(r.value),
+            p.game
+        );
+        if p.kind != "block" {
+            assert!(
+                score::is_decisive(r.value) && r.value > 0,
+                "{}: {}",
+                p.name,
+                r.value
+            );
+            assert_line_wins(&p.game, &r.pv, &p.name);
+        }
+    }
+}
+
+#[test]
+fn without_the_threat_search_the_engine_reports_no_proven_win() {
+    // The option switches it off: the same search then sees only its own horizon.
+    let p = puzzles().into_iter().find(|p| p.kind == "vct").unwrap();
+    let mut game = p.game.clone();
+    game.set_threats(false);
+    let r = search_with(&game, &GomokuEval::Patterns, &playing(2));
+    assert!(!score::is_decisive(r.value), "{}", r.value);
+}
+
+/// A position of `plies` moves, each drawn at random from the four best candidates: play
+/// that builds shapes, so threats are common.
+fn tactical_position(size: usize, plies: usize, seed: u64) -> Gomoku {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut game = Gomoku::new(size, 5, Rule::Freestyle);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        game.candidate_moves(&mut moves, 4);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        let undo = game.play(mv);
+        if game.winner().is_some() {
+            game.undo(mv, undo);
+            break;
+        }
+    }
+    game
+}
+
+#[test]
+fn every_threat_win_found_is_a_win_for_full_width_alpha_beta() {
+    // The threat search proves wins by trying only some defences; plain alpha-beta over
+    // every legal move, to the length of the line found, must agree that the side to move
+    // wins within that many moves.
+    let mut checked = [0; 2];
+    for seed in 0..400 {
+        let game = tactical_position(9, 8 + (seed % 12) as usize, seed);
+        if game.winner().is_some() {
+            continue;
+        }
+        for (i, kind) in [ThreatKind::Vcf, ThreatKind::Vct].into_iter().enumerate() {
+            let limits = ThreatLimits {
+                nodes: 20_000,
+                depth: 3,
+                deadline: None,
+            };
+            let Some(line) = game.threat_win(kind, limits).0 else {
+                continue;
+            };
+            assert_line_wins(&game, &line, "random");
+            let plies = line.len() as u32;
+            if plies > 5 {
+                continue;
+            }
+            let exact = EngineSettings {
+                candidates: 0,
+                ..EngineSettings::to_depth(Algorithm::Full, plies)
+            };
+            let r = search_with(&game, &GomokuEval::Patterns, &exact);
+            assert!(
+                r.value >= score::WIN - plies as i32,
+                "seed {seed} {kind:?}: threat line {:?} but alpha-beta says {}\n{game}",
+                line.iter()
+                    .map(|&m| game.format_move(m))
+                    .collect::<Vec<_>>(),
+                score::format::<Gomoku>(r.value)
+            );
+            checked[i] += 1;
+        }
+    }
+    println!("checked: {} VCF, {} VCT", checked[0], checked[1]);
+    assert!(
+        checked[0] >= 5 && checked[1] >= 5,
+        "too few wins to check: {checked:?}"
+    );
+}
