@@ -14,7 +14,7 @@ use gametree::engine::limits::StopFlag;
 use gametree::engine::{Game, Outcome, Player};
 use gametree::games::tictactoe::TicTacToe;
 use gametree::tournament::entrants::{TournamentSpec, parse_entrant_flag};
-use gametree::tournament::{GameRecord, Standings, run_games, schedule};
+use gametree::tournament::{GameRecord, Standings, play_game, run_games, schedule};
 
 const TINY: &str = r#"
 game = "tictactoe"
@@ -661,4 +661,42 @@ fn ctrl_c_stops_cleanly_and_prints_the_standings_so_far() {
     );
     assert!(text.contains("Elo vs shallow (95%)"), "{text}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("results so far follow"));
+}
+
+#[test]
+fn games_on_reused_tables_equal_games_on_fresh_ones() {
+    // On one job, each game's players get the tables of the games before, reset; a game
+    // played alone makes fresh ones. A table that kept anything would change the games.
+    const KALAH: &str = r#"
+game = "kalah"
+games = 2
+seed = 11
+
+[openings]
+random_plies = 2
+
+[[entrant]]
+name = "d4"
+depth = 4
+threads = 1
+
+[[entrant]]
+name = "d5"
+depth = 5
+threads = 1
+"#;
+    let spec = TournamentSpec::parse(KALAH, "kalah.toml", None).unwrap();
+    let t = spec
+        .resolve::<gametree::games::kalah::Kalah>(&Config::builtin().unwrap())
+        .unwrap();
+    let games = schedule(t.entrants.len(), t.games_per_side);
+    let reused = run_games(&t, &games, 1, &StopFlag::new(), |_| true)
+        .unwrap()
+        .records;
+    let fresh: Vec<GameRecord> = games
+        .iter()
+        .map(|g| play_game(&t, g, &StopFlag::new()).unwrap().unwrap())
+        .collect();
+    assert_eq!(reused.len(), 4);
+    assert_eq!(reused, fresh);
 }

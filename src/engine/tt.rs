@@ -505,7 +505,7 @@ mod tests {
 
     #[test]
     fn reset_forgets_everything_like_a_fresh_table() {
-        let keys = [77u64, 77 ^ (1 << 40), 0x1234_5678_9ABC_DEF0, 3];
+        let keys = [0x4D_u64, 0x4D ^ (1 << 40), 0x1234_5678_9ABC_DEF0, 3];
         for slots in [2, 4, 64] {
             let tt = TranspositionTable::with_slots(slots);
             // More resets than a small table has epochs: the last ones wrap to a full clear.
@@ -529,14 +529,14 @@ mod tests {
         // After a reset, a stale slot is free: both new keys of one bucket fit, as in a new
         // table, even where the stale entries were deep.
         let tt = TranspositionTable::with_slots(64);
-        tt.store(8, entry(1, Bound::Exact, 40, None));
-        tt.store(8 ^ (1 << 40), entry(2, Bound::Exact, 40, None));
+        tt.store(0x8, entry(1, Bound::Exact, 40, None));
+        tt.store(0x8 ^ (1 << 40), entry(2, Bound::Exact, 40, None));
         tt.reset();
-        tt.store(8 ^ (1 << 41), entry(3, Bound::Exact, 1, None));
-        tt.store(8 ^ (1 << 42), entry(4, Bound::Exact, 1, None));
-        assert_eq!(tt.probe(8 ^ (1 << 41)).map(|e| e.value), Some(3));
-        assert_eq!(tt.probe(8 ^ (1 << 42)).map(|e| e.value), Some(4));
-        assert_eq!(tt.probe(8), None);
+        tt.store(0x8 ^ (1 << 41), entry(3, Bound::Exact, 1, None));
+        tt.store(0x8 ^ (1 << 42), entry(4, Bound::Exact, 1, None));
+        assert_eq!(tt.probe(0x8 ^ (1 << 41)).map(|e| e.value), Some(3));
+        assert_eq!(tt.probe(0x8 ^ (1 << 42)).map(|e| e.value), Some(4));
+        assert_eq!(tt.probe(0x8), None);
     }
 
     #[test]

@@ -300,9 +300,7 @@ fn play_out<G: Playable>(
                 break;
             }
         };
-        let Some(mv) = result.best else {
-            return None;
-        };
+        let mv = result.best?;
         moves.push(game.format_move(mv));
         game.play(mv);
     }
@@ -513,5 +511,68 @@ impl Standings {
                 .then(a.cmp(&b))
         });
         order
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::config::Config;
+    use crate::engine::api::Algorithm;
+    use crate::engine::limits::Limits;
+    use crate::engine::tree::Bound;
+    use crate::engine::tt::Entry;
+    use crate::games::kalah::Kalah;
+
+    fn player(tt_mb: usize) -> EnginePlayer<Kalah> {
+        let config = Config::builtin().unwrap();
+        let options = config.game_options::<Kalah>().unwrap();
+        let mut side = config.players.side(Player::First).clone();
+        side.engine.algorithm = Algorithm::Full;
+        side.engine.tt = true;
+        side.engine.tt_mb = tt_mb;
+        side.engine.threads = 1;
+        side.engine.limits = Limits::depth(3);
+        EnginePlayer::new(&side, &options, "test", "players.first").unwrap()
+    }
+
+    #[test]
+    fn a_pool_lends_the_tables_of_earlier_games_emptied_and_of_the_right_size() {
+        let mut pool = TablePool::default();
+        let mut first = player(1);
+        let options = Config::builtin().unwrap().game_options::<Kalah>().unwrap();
+        let game = Kalah::new_game(&options);
+        assert!(
+            first
+                .think(&game, &StopFlag::new(), &mut |_| {})
+                .best
+                .is_some()
+        );
+        pool.take_back(&mut first);
+        assert_eq!(pool.tables.len(), 1);
+        let table = Arc::clone(&pool.tables[0].1);
+        let entry = Entry {
+            value: 5,
+            bound: Bound::Exact,
+            depth: 2,
+            proven: false,
+            best: None,
+        };
+        table.store(0xABCD, entry);
+        assert_eq!(table.probe(0xABCD), Some(entry));
+        drop(table);
+        // Another size gets nothing; the same size gets that table, empty.
+        let mut other = player(2);
+        pool.lend(&mut other);
+        assert!(other.take_table().is_none());
+        let mut second = player(1);
+        pool.lend(&mut second);
+        assert!(pool.tables.is_empty());
+        let (mb, lent) = second.take_table().unwrap();
+        assert_eq!(mb, 1);
+        assert_eq!(lent.probe(0xABCD), None);
+        assert_eq!(lent.permille_full(), 0);
     }
 }
