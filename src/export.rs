@@ -139,7 +139,7 @@ fn margin_unit<G: Game>() -> Option<i32> {
 }
 
 /// True when `v` is a whole number of stones or boxes (or any win/loss score).
-fn whole<G: Game>(v: i32) -> bool {
+pub fn whole<G: Game>(v: i32) -> bool {
     margin_unit::<G>().is_none_or(|unit| v.rem_euclid(unit) == 0)
 }
 

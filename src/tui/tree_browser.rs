@@ -16,7 +16,7 @@ use crate::engine::score;
 use crate::engine::score::INFINITY;
 use crate::engine::stats::group_digits;
 use crate::engine::tree::{Bound, NodeKind, SearchTree, TreeNode};
-pub use crate::export::{bound_text, kind_text, window_text};
+pub use crate::export::{bound_text, kind_text, whole, window_text};
 use crate::games::Playable;
 
 /// One recorded search and how it is being browsed.
@@ -706,6 +706,34 @@ pub fn bound_origin<M: Copy + PartialEq>(
     }
 }
 
+/// A value someone can already get, in words: the tie-separating floor one unit below a
+/// whole value reads as that value (`+8`, not `+7.99`).
+fn got_text<G: Playable>(v: i32) -> String {
+    if v.abs() < INFINITY && !whole::<G>(v) && whole::<G>(v + 1) {
+        score::format::<G>(v + 1)
+    } else {
+        bound_text::<G>(v)
+    }
+}
+
+/// `≥ beta` in words: `≥ +0`, or `> -8` for the edge one unit above a whole value.
+fn reaches_text<G: Playable>(beta: i32) -> String {
+    if beta.abs() < INFINITY && !whole::<G>(beta) && whole::<G>(beta - 1) {
+        format!("> {}", score::format::<G>(beta - 1))
+    } else {
+        format!("≥ {}", bound_text::<G>(beta))
+    }
+}
+
+/// `≤ alpha` in words: `≤ +0`, or `< +8` for the edge one unit below a whole value.
+fn stays_below_text<G: Playable>(alpha: i32) -> String {
+    if alpha.abs() < INFINITY && !whole::<G>(alpha) && whole::<G>(alpha + 1) {
+        format!("< {}", score::format::<G>(alpha + 1))
+    } else {
+        format!("≤ {}", bound_text::<G>(alpha))
+    }
+}
+
 /// Where node `at` lies, in words: `at the root` or `after 1.b2 2.a1`.
 fn place_text<G: Playable>(rec: &Recorded<G>, at: u32) -> String {
     if at == 0 {
@@ -733,7 +761,7 @@ fn origin_text<G: Playable>(
     value: i32,
 ) -> String {
     let side = G::side_name(owner);
-    let value_text = score::format::<G>(value);
+    let value_text = got_text::<G>(value);
     match bound_origin(&rec.tree, start, owner, value) {
         Some((at, child)) => format!(
             "{side} can already get {value_text} with {} {}",
@@ -755,17 +783,12 @@ fn origin_text<G: Playable>(
 pub fn cut_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
     let side = node.to_move;
     let other = side.other();
-    let refuter = node
-        .children
-        .iter()
-        .copied()
-        .filter(|&c| {
-            rec.tree
-                .nodes
-                .get(c as usize)
-                .is_some_and(|n| n.kind != NodeKind::Skipped)
-        })
-        .next_back();
+    let refuter = node.children.iter().copied().rfind(|&c| {
+        rec.tree
+            .nodes
+            .get(c as usize)
+            .is_some_and(|n| n.kind != NodeKind::Skipped)
+    });
     let this = move_name(rec, id);
     let origin = origin_text(rec, id, other, -node.beta);
     let mover = node
@@ -774,18 +797,18 @@ pub fn cut_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move
         .map_or(other, |p| p.to_move);
     let reply = match refuter.and_then(|c| rec.tree.nodes.get(c as usize).map(|n| (c, n))) {
         Some((c, n)) => format!(
-            "{}'s {} {} gives {} ≥ {}",
+            "{}'s {} {} gives {} {}",
             G::side_name(side),
             if mover == side { "next move" } else { "reply" },
             move_name(rec, c),
             score::format::<G>(value_for(n, side)),
-            bound_text::<G>(node.beta)
+            reaches_text::<G>(node.beta)
         ),
         None => format!(
-            "{} gets {} ≥ {}",
+            "{} gets {} {}",
             G::side_name(side),
             score::format::<G>(node.value),
-            bound_text::<G>(node.beta)
+            reaches_text::<G>(node.beta)
         ),
     };
     let skipped = if node.skipped > 0 {
@@ -815,12 +838,12 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
         let stored = match node.bound {
             Bound::Exact => format!("the exact value {value}"),
             Bound::Lower => format!(
-                "a lower bound: at least {value}, ≥ beta {}",
-                bound_text::<G>(node.beta)
+                "a lower bound: at least {value}, {} (beta)",
+                reaches_text::<G>(node.beta)
             ),
             Bound::Upper => format!(
-                "an upper bound: at most {value}, ≤ alpha {}",
-                bound_text::<G>(node.alpha)
+                "an upper bound: at most {value}, {} (alpha)",
+                stays_below_text::<G>(node.alpha)
             ),
         };
         return format!(
@@ -910,10 +933,19 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
             } else {
                 "No, so it is not searched further"
             };
+            // One unit below a whole value is the tie-separating floor: the question is
+            // then whether the move reaches that value.
+            let question = if window_text::<G>(low, low + 1).starts_with("test ≥") {
+                format!(
+                    "reach {}, as much as the best so far",
+                    score::format::<G>(low + 1)
+                )
+            } else {
+                format!("beat {}, the best so far", score::format::<G>(low))
+            };
             format!(
-                "null-window test {window}: is {this} better for {mover_name} than {}, the \
-                 best so far? {answer} ({mover_name} gets {})",
-                score::format::<G>(low),
+                "null-window test of {this} for {mover_name}: does it {question}? {answer} \
+                 ({mover_name} gets {})",
                 score::format::<G>(got)
             )
         }
@@ -928,8 +960,8 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
         ),
         (_, Bound::Lower) => cut_text(rec, id, node),
         (_, Bound::Upper) => format!(
-            "value {value} ≤ alpha {}: no move here beats what {}, so this is an upper bound",
-            bound_text::<G>(node.alpha),
+            "value {value} {} (alpha): no move here beats what {}, so this is an upper bound",
+            stays_below_text::<G>(node.alpha),
             origin_text(rec, id, node.to_move, node.alpha)
                 .replace(" can already get ", " already has ")
         ),

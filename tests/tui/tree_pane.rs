@@ -409,7 +409,7 @@ fn the_explanation_line_says_why_a_node_has_its_value() {
     go_to(&mut app, low as u32);
     let text = screen(&render(&mut app, 160, 50));
     let want = format!(
-        "value {} ≤ alpha {}: no move here beats what",
+        "value {} ≤ {} (alpha): no move here beats what",
         fmt(node.value),
         bound(node.alpha)
     );
@@ -1186,8 +1186,7 @@ fn a_cut_off_explains_itself_and_its_skipped_moves_are_rows() {
         .children
         .iter()
         .copied()
-        .filter(|&c| tree.nodes[c as usize].kind != NodeKind::Skipped)
-        .last()
+        .rfind(|&c| tree.nodes[c as usize].kind != NodeKind::Skipped)
         .unwrap();
     assert!(
         text.contains(&format!("reply {}", node_move(&app, refuter))),
