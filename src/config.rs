@@ -170,10 +170,12 @@ impl<'de> Deserialize<'de> for SideConfig {
                 mut map: A,
             ) -> Result<SideConfig, A::Error> {
                 let mut side = SideConfig::default();
-                let known: Vec<&str> = SIDE_KEYS
+                // `kind` first, then the engine settings, then a brain's program.
+                let known: Vec<&str> = SIDE_KEYS[..1]
                     .iter()
                     .copied()
                     .chain(crate::engine::settings::keys())
+                    .chain(SIDE_KEYS[1..].iter().copied())
                     .collect();
                 while let Some(key) = next_known_key(&mut map, &known)? {
                     if key == "kind" {

@@ -302,6 +302,8 @@ impl<G: Game> EngineDriver<G> {
     /// still awaited).
     pub fn hurry(&mut self) -> bool {
         match &mut self.pending {
+            // The protocol has no "move now": stopping a brain would only lose its move.
+            Some(pending) if self.brain_names[pending.side.index()].is_some() => false,
             Some(pending) if !pending.hurried => {
                 pending.hurried = true;
                 true
