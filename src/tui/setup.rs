@@ -152,6 +152,46 @@ fn option_entries(config: &Config) -> Vec<(String, String)> {
         .unwrap_or_default())
 }
 
+/// A game option's key in plain words: `empty_capture` is "Empty-pit capture",
+/// `linear.opponent_store` is "Linear: opponent store".
+pub fn option_label(key: &str) -> String {
+    const WORDS: &[(&str, &str)] = &[
+        ("empty_capture", "Empty-pit capture"),
+        ("pits", "Pits per side"),
+        ("stones", "Stones per pit"),
+        ("size", "Board size"),
+        ("connect", "In a row to win"),
+        ("rows", "Rows of boxes"),
+        ("cols", "Columns of boxes"),
+        ("depth", "Default depth"),
+    ];
+    if let Some((_, words)) = WORDS.iter().find(|(k, _)| *k == key) {
+        return (*words).to_string();
+    }
+    let plain = |part: &str| part.replace('_', " ");
+    let mut parts = key.split('.');
+    let first = plain(parts.next().unwrap_or(""));
+    let mut label: String = first
+        .chars()
+        .take(1)
+        .flat_map(char::to_uppercase)
+        .chain(first.chars().skip(1))
+        .collect();
+    let rest: Vec<String> = parts.map(plain).collect();
+    if !rest.is_empty() {
+        label.push_str(": ");
+        label.push_str(&rest.join(" "));
+    }
+    label
+}
+
+/// What `?` (or F1) shows on the setup screen.
+const SETUP_HELP: &str = "Keys: ↑↓ (or j k, Tab) choose a row · ←→ (h l) change the value, or pick \
+    the side on per-side rows · Space change · type to edit numbers and the file name · Enter \
+    start (on Load file: load it) · q quit · Ctrl-c quit now. Mouse: click a label to select \
+    its row, click ◀ or ▶ to step the value, click a value to change it. A human side's engine \
+    settings are used only for hints (H) and the search tree (t).";
+
 fn evaluators(kind: GameKind) -> Vec<&'static str> {
     crate::with_game!(kind, G => {
         let mut names = vec!["default"];
@@ -194,7 +234,7 @@ fn brain_text(brain: &crate::config::BrainCommand) -> String {
         .join(" ")
 }
 
-/// The newest `gametree-*.json` in the current directory, to offer for loading.
+/// The newest non-empty `gametree-*.json` in the current directory, to offer for loading.
 pub fn newest_save() -> Option<String> {
     let entries = std::fs::read_dir(".").ok()?;
     entries
@@ -206,7 +246,11 @@ pub fn newest_save() -> Option<String> {
                 .is_some_and(|x| x.eq_ignore_ascii_case("json"));
             name.starts_with("gametree-") && json
         })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.file_name())))
+        // An empty file (a save cut short by a full disk) is not a game to offer.
+        .filter_map(|e| {
+            let meta = e.metadata().ok().filter(|m| m.is_file() && m.len() > 0)?;
+            Some((meta.modified().ok()?, e.file_name()))
+        })
         .max()
         .map(|(_, name)| name.to_string_lossy().to_string())
 }
@@ -276,6 +320,28 @@ impl SetupState {
                         l = usize::from(LABEL_W) - 1,
                         w = usize::from(COLUMN_W)
                     )));
+                    let (first, second) = self.humans();
+                    let human = match (first, second) {
+                        (true, true) => Some("both sides are human: their settings are"),
+                        (true, false) => Some(names[0]),
+                        (false, true) => Some(names[1]),
+                        (false, false) => None,
+                    };
+                    if let Some(who) = human {
+                        let text = if first && second {
+                            format!("({who} used only for hints (H) and the search tree (t))")
+                        } else {
+                            format!(
+                                "({who} is yours: its settings are used only for hints (H) and \
+                                 the search tree (t))"
+                            )
+                        };
+                        lines.extend(
+                            wrap(&text, self.text_width())
+                                .into_iter()
+                                .map(SetupLine::Heading),
+                        );
+                    }
                 }
                 Row::Option(0) => lines.push(SetupLine::Heading(format!(
                     "{} options",
@@ -328,7 +394,7 @@ impl SetupState {
                 .map_or_else(String::new, |f| f.label.to_string()),
             Row::Option(i) => option_entries(&self.config)
                 .get(i)
-                .map_or_else(String::new, |(k, _)| k.clone()),
+                .map_or_else(String::new, |(k, _)| option_label(k)),
             Row::Load => "Load file".to_string(),
             Row::Start => String::new(),
         }
@@ -497,6 +563,8 @@ impl SetupState {
         }
         let row = self.row();
         match key.code {
+            KeyCode::F(1) => self.message = Some(SETUP_HELP.to_string()),
+            KeyCode::Char('?') if !row.is_text() => self.message = Some(SETUP_HELP.to_string()),
             // On a text row every printable key types, h j k l q included.
             KeyCode::Char(' ') if row.is_text() => self.start_editing(row, None),
             KeyCode::Char(c) if row.is_text() && !ctrl => self.start_editing(row, Some(c)),
@@ -853,14 +921,30 @@ impl SetupState {
         self.column = side;
         self.error = None;
         let row = self.row();
+        // The value column starts after the label (inside the border).
+        let area = self.form_area();
+        let value_x = area.x + 1 + LABEL_W;
+        if at.x < value_x {
+            // A click on the label only selects its row.
+            return SetupOutcome::Stay;
+        }
         if row == Row::Start {
             return self.ask(SetupOutcome::Start);
         }
         if row.is_text() {
             self.start_editing(row, None);
-        } else {
-            self.cycle(row, 1);
+            return SetupOutcome::Stay;
         }
+        // `◀ value ▶`: the arrows step that way, the rest of the value steps forward.
+        let column_x = if side == Player::Second {
+            value_x + COLUMN_W
+        } else {
+            value_x
+        };
+        let offset = usize::from(at.x.saturating_sub(column_x));
+        let value = self.value(row, side);
+        let left_arrow = value.starts_with('◀') && offset < 2;
+        self.cycle(row, if left_arrow { -1 } else { 1 });
         SetupOutcome::Stay
     }
 

@@ -59,7 +59,9 @@ impl Default for Theme {
             border_focused: Style::new().fg(Color::Yellow),
             title: Style::new().add_modifier(Modifier::BOLD),
             grid: Style::new().fg(Color::Gray),
-            coords: Style::new().fg(Color::DarkGray),
+            // Secondary text is the terminal's own text colour, faded: dark grey on black is
+            // hard to read, light grey on white too; faded text reads on both.
+            coords: Style::new().add_modifier(Modifier::DIM),
             first: Style::new()
                 .fg(Color::LightRed)
                 .add_modifier(Modifier::BOLD),
@@ -67,7 +69,9 @@ impl Default for Theme {
                 .fg(Color::LightCyan)
                 .add_modifier(Modifier::BOLD),
             cursor: Style::new().add_modifier(Modifier::REVERSED),
-            last_move: Style::new().bg(Color::Indexed(238)),
+            // Both colours set, so the text on it reads whatever the terminal's background
+            // (black text on the dark grey was unreadable on light terminals).
+            last_move: Style::new().bg(Color::Indexed(238)).fg(Color::White),
             win: Style::new().bg(Color::Green).fg(Color::Black),
             hint: Style::new().bg(Color::Magenta).fg(Color::White),
             hint_cursor: Style::new()
@@ -75,7 +79,7 @@ impl Default for Theme {
                 .fg(Color::Black)
                 .add_modifier(Modifier::BOLD.union(Modifier::UNDERLINED)),
             stone: Style::new().add_modifier(Modifier::BOLD),
-            dim: Style::new().fg(Color::DarkGray),
+            dim: Style::new().add_modifier(Modifier::DIM),
             selected: Style::new().add_modifier(Modifier::REVERSED),
             error: Style::new()
                 .fg(Color::LightRed)

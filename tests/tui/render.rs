@@ -385,7 +385,7 @@ fn the_kalah_log_marks_captures_as_it_marks_extra_turns() {
     let mut moves = Vec::new();
     let mut capture = None;
     for _ in 0..200 {
-        let game = app.session.current().clone();
+        let game = *app.session.current();
         game.legal_moves(&mut moves);
         if let Some((mv, note)) = moves
             .iter()

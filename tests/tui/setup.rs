@@ -406,3 +406,61 @@ fn setup_says_what_applies_and_keeps_its_messages_short_wrapped_and_fresh() {
     let at = find(&buf, "(type a file name)").unwrap();
     assert!(buf[at].modifier.contains(Modifier::REVERSED));
 }
+
+fn click_at(state: &mut SetupState, at: Position) -> SetupOutcome {
+    state.update(&CtEvent::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: at.x,
+        row: at.y,
+        modifiers: KeyModifiers::NONE,
+    }))
+}
+
+#[test]
+fn setup_clicks_on_a_label_select_and_on_the_arrows_step_that_way() {
+    let mut state = setup();
+    let buf = setup_buffer(&state, 80, 24);
+    let game = state.config.game;
+    // The label selects its row and changes nothing.
+    let label = find(&buf, "You play").unwrap();
+    let humans = state.config.players.clone();
+    assert_eq!(click_at(&mut state, label), SetupOutcome::Stay);
+    assert_eq!(state.row(), Row::Humans);
+    assert_eq!(state.config.players, humans);
+    // ▶ on the game row steps forward, ◀ steps back to where it was.
+    let text = screen(&buf);
+    let game_line = lines(&buf)
+        .into_iter()
+        .position(|l| l.contains(&format!("◀ {} ▶", game.title())))
+        .unwrap_or_else(|| panic!("{text}"));
+    let row = lines(&buf)[game_line].clone();
+    let right_x = row.chars().position(|c| c == '▶').unwrap() as u16;
+    let left_x = row.chars().position(|c| c == '◀').unwrap() as u16;
+    click_at(&mut state, Position::new(right_x, game_line as u16));
+    let next = state.config.game;
+    assert_ne!(next, game);
+    let buf = setup_buffer(&state, 80, 24);
+    let row = lines(&buf)[game_line].clone();
+    assert_eq!(row.chars().position(|c| c == '◀').unwrap() as u16, left_x);
+    click_at(&mut state, Position::new(left_x, game_line as u16));
+    assert_eq!(state.config.game, game);
+    click_at(&mut state, Position::new(left_x, game_line as u16));
+    assert_ne!(state.config.game, game);
+    assert_ne!(state.config.game, next, "◀ steps the other way from ▶");
+}
+
+#[test]
+fn setup_question_mark_shows_help_and_options_read_as_words() {
+    let mut state = setup();
+    press(&mut state, &[KeyCode::Char('?')]);
+    let text = render_setup(&state);
+    assert!(text.contains("Keys:"), "{text}");
+    assert!(setup_hint_line(&state).contains("? help"));
+    state.config.game = gametree::games::GameKind::Kalah;
+    let labels: Vec<String> = state.rows().iter().map(|&r| state.label(r)).collect();
+    assert!(
+        labels.iter().any(|l| l == "Empty-pit capture"),
+        "{labels:?}"
+    );
+    assert!(labels.iter().all(|l| !l.contains('_')), "{labels:?}");
+}

@@ -168,6 +168,11 @@ fn hints(state: &SetupState) -> Vec<(&'static str, &'static str)> {
     if state.kept.is_some() {
         keys.push(("Esc", "back to the game"));
     }
+    keys.push(if row.is_text() {
+        ("F1", "help")
+    } else {
+        ("?", "help")
+    });
     // On a text row q types; Ctrl-c still quits.
     keys.push(if row.is_text() {
         ("Ctrl-c", "quit")
