@@ -805,7 +805,7 @@ mod tests {
         assert_eq!(
             hint_keys(&tree),
             [
-                "Esc", "↑↓", "←→", "p", "*", "c", "1-9", "t", "v", "Space", "Tab", "?", "q"
+                "Esc", "↑↓", "←→", "p", "*", "c", "f b", "1-9", "t", "v", "Space", "Tab", "?", "q"
             ]
         );
         let over = Situation {
