@@ -151,10 +151,16 @@ where
     result
 }
 
+/// Whether the root searches only the moves that stop a threatened forced win, and whether
+/// leaves look for a short forced win: both off, since matches against the engine without
+/// them lost more than they won (docs/performance.md, "Gomoku threat search").
+pub(crate) const ROOT_DEFENCE: bool = false;
+pub(crate) const LEAF_THREATS: bool = false;
+
 /// The share of a timed search's time the root threat search may use.
-const THREAT_TIME_SHARE: f64 = 0.2;
+const THREAT_TIME_SHARE: f64 = 0.1;
 /// Nodes the root threat search may visit.
-const THREAT_NODES: u64 = 400_000;
+const THREAT_NODES: u64 = 100_000;
 
 /// The answer of a playing search (one with a candidate limit) when the game's threat search
 /// proves a forced win for the side to move at the root: its first move, at once, valued as
@@ -198,7 +204,12 @@ fn defences<G: Game>(
     settings: &EngineSettings,
     started: Instant,
 ) -> Option<Vec<G::Move>> {
-    if !G::THREATS || settings.candidates == 0 || settings.solve || game.outcome().is_some() {
+    if !ROOT_DEFENCE
+        || !G::THREATS
+        || settings.candidates == 0
+        || settings.solve
+        || game.outcome().is_some()
+    {
         return None;
     }
     let deadline = settings

@@ -196,7 +196,7 @@ where
             // Nothing is stored at depth 0 (a proven entry there would be a finished game).
             self.stats.leaf_evals += 1;
             // A playing search asks the game's threat search for a quick forced win.
-            let threat = (G::THREATS && self.settings.candidates > 0)
+            let threat = (super::LEAF_THREATS && G::THREATS && self.settings.candidates > 0)
                 .then(|| game.leaf_forced_win())
                 .flatten();
             let value = match threat {

@@ -391,8 +391,19 @@ impl Gomoku {
     /// the first move to the five (the defender's replies being the first defences found),
     /// and the nodes spent.
     pub fn threat_win(&self, kind: ThreatKind, limits: ThreatLimits) -> (Option<Vec<Cell>>, u64) {
+        let (line, nodes, _) = self.threat_search(kind, limits);
+        (line, nodes)
+    }
+
+    /// [`Gomoku::threat_win`], and whether the limits ended the search (so that finding
+    /// nothing means nothing).
+    fn threat_search(
+        &self,
+        kind: ThreatKind,
+        limits: ThreatLimits,
+    ) -> (Option<Vec<Cell>>, u64, bool) {
         if self.winner().is_some() || self.stones_played() == 0 {
-            return (None, 0);
+            return (None, 0, false);
         }
         let mut search = Search::new(kind, limits);
         let mut position = self.clone();
@@ -401,13 +412,13 @@ impl Gomoku {
         for depth in 1..=limits.depth {
             if search.attack(&mut position, depth) {
                 let line = search.line(self);
-                return ((!line.is_empty()).then_some(line), search.nodes);
+                return ((!line.is_empty()).then_some(line), search.nodes, false);
             }
             if search.out_of_budget {
                 break;
             }
         }
-        (None, search.nodes)
+        (None, search.nodes, search.out_of_budget)
     }
 }
 
@@ -567,8 +578,11 @@ impl Gomoku {
                         depth: 6,
                         deadline,
                     };
-                    opponent.threat_win(ThreatKind::Vcf, vcf).0.is_none()
-                        && opponent.threat_win(ThreatKind::Vct, vct).0.is_none()
+                    // A search cut short proves nothing: only a completed one counts.
+                    let clear =
+                        |(line, _, cut): (Option<Vec<Cell>>, u64, bool)| line.is_none() && !cut;
+                    clear(opponent.threat_search(ThreatKind::Vcf, vcf))
+                        && clear(opponent.threat_search(ThreatKind::Vct, vct))
                 };
                 position.undo(m, undo);
                 safe
