@@ -760,14 +760,21 @@ impl Playable for Kalah {
         }
         let started = std::time::Instant::now();
         let dir = endgame::cache_dir();
-        let (db, origin) = endgame::prepare(
+        let (db, origin) = match endgame::prepare(
             dir.as_deref(),
             options.pits as usize,
             options.empty_capture,
             options.endgame_stones,
             progress,
             stop,
-        )?;
+        ) {
+            Ok(prepared) => prepared,
+            // Too large for this board (the default with 12 pits): search without it.
+            Err(e @ endgame::EndgameError::TooLarge { .. }) => {
+                return Ok(Some(format!("no endgame database: {e}")));
+            }
+            Err(e) => return Err(e.into()),
+        };
         Ok(Some(endgame::describe(db, &origin, started.elapsed())))
     }
 }

@@ -178,19 +178,6 @@ impl KalahOptions {
                 format!("must be 0..={MAX_ENDGAME_STONES} (0: no endgame database)"),
             ));
         }
-        let positions = super::endgame::positions(self.pits as usize, self.endgame_stones);
-        if positions > u128::from(super::endgame::MAX_BYTES) {
-            return Err((
-                "endgame_stones",
-                self.endgame_stones.to_string(),
-                format!(
-                    "needs a database of {positions} bytes with {} pits; at most {} \
-                     (choose fewer stones)",
-                    self.pits,
-                    super::endgame::MAX_BYTES
-                ),
-            ));
-        }
         check_weight("linear.store", self.linear.store)?;
         check_weight("linear.opponent_store", self.linear.opponent_store)?;
         check_weights("linear.pits", &self.linear.pits)?;
