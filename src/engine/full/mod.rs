@@ -103,7 +103,7 @@ where
         Reporter::new(progress, started).answer(result.clone());
         return result;
     }
-    let root_only = defences(game, settings, started);
+    let mut root_only = defences(game, settings, started);
     // A recorded search runs on one thread: the record is then the whole search.
     let threads = if O::RECORDS {
         1
@@ -121,7 +121,7 @@ where
             Some(reporter),
         );
         main.pool = pool;
-        main.root_only = root_only.clone();
+        main.root_only = root_only.take();
         let mut position = game.clone();
         main.iterate(&mut position, rng, started)
     };
