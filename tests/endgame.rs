@@ -241,3 +241,29 @@ fn a_damaged_or_foreign_cache_file_is_rebuilt_never_trusted() {
     assert_eq!(names.len(), 2, "{names:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn large_boards_get_a_table_for_fewer_stones_not_a_giant_one() {
+    use gametree::games::kalah::ENDGAME_MAX_BYTES;
+    use gametree::games::kalah::KalahOptions;
+    for pits in 1..=12 {
+        let options = KalahOptions {
+            pits,
+            ..KalahOptions::default()
+        };
+        let stones = options.endgame_stones_for_board();
+        assert!(stones <= options.endgame_stones, "{pits} pits");
+        assert!(
+            endgame::positions(pits as usize, stones) <= ENDGAME_MAX_BYTES,
+            "{pits} pits: {stones} stones"
+        );
+        // The most that fit: one more stone would pass the limit (or was not asked for).
+        assert!(
+            stones == options.endgame_stones
+                || endgame::positions(pits as usize, stones + 1) > ENDGAME_MAX_BYTES,
+            "{pits} pits: {stones} stones"
+        );
+    }
+    let six = KalahOptions::default();
+    assert_eq!(six.endgame_stones_for_board(), six.endgame_stones);
+}

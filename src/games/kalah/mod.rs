@@ -16,7 +16,7 @@ use crate::engine::{Game, Outcome, Player, Scoring};
 use crate::error::{IllegalMove, ParseMoveError};
 pub use eval::{KalahEval, LinearEval, StoreEval};
 use hash::{CYCLE_KEYS, CycleKeys, VIEWS};
-pub use options::{KalahOptions, LinearWeights};
+pub use options::{ENDGAME_MAX_BYTES, KalahOptions, LinearWeights};
 
 /// The most pits per side.
 pub const MAX_PITS: usize = 12;
@@ -721,7 +721,7 @@ impl Playable for Kalah {
         let stones = options.stones.min(u32::from(MAX_STONES)) as u16;
         Self::new(options.pits as usize, stones)
             .with_empty_capture(options.empty_capture)
-            .with_endgame(options.endgame_stones)
+            .with_endgame(options.endgame_stones_for_board())
     }
 
     fn options_in(games: &crate::games::GamesConfig) -> Option<&Self::Options> {
@@ -755,7 +755,8 @@ impl Playable for Kalah {
         progress: &mut dyn FnMut(u64, u64),
         stop: &crate::engine::limits::StopFlag,
     ) -> anyhow::Result<Option<String>> {
-        if options.endgame_stones == 0 {
+        let stones = options.endgame_stones_for_board();
+        if stones == 0 {
             return Ok(None);
         }
         let started = std::time::Instant::now();
@@ -764,7 +765,7 @@ impl Playable for Kalah {
             dir.as_deref(),
             options.pits as usize,
             options.empty_capture,
-            options.endgame_stones,
+            stones,
             progress,
             stop,
         ) {

@@ -110,6 +110,26 @@ impl Default for KalahOptions {
     }
 }
 
+/// The largest endgame database the program builds for `kalah.endgame_stones` on any board:
+/// on 8 pits or more the default's table would be hundreds of megabytes or more, so such
+/// boards get a table for fewer stones instead (see [`KalahOptions::endgame_stones_for_board`]).
+pub const ENDGAME_MAX_BYTES: u128 = 256 << 20;
+
+impl KalahOptions {
+    /// The stones the endgame database is made for on this board: `endgame_stones`, or the
+    /// most that keep the table within [`ENDGAME_MAX_BYTES`] (6 pits: 20 stones, 8 pits: 14,
+    /// 12 pits: 10). 0 = no database.
+    pub fn endgame_stones_for_board(&self) -> u32 {
+        let mut stones = self.endgame_stones.min(super::endgame::MAX_ENDGAME_STONES);
+        while stones > 0
+            && super::endgame::positions(self.pits as usize, stones) > ENDGAME_MAX_BYTES
+        {
+            stones -= 1;
+        }
+        stones
+    }
+}
+
 /// The default of `kalah.endgame_stones`: see the README for what it costs.
 pub const DEFAULT_ENDGAME_STONES: u32 = 16;
 
