@@ -81,6 +81,17 @@ fn tictactoe_board_at_120x40_draws_big_marks_and_the_winning_line() {
     assert_ne!(buf[b2].bg, app.theme.win.bg.unwrap());
     assert!(text.contains("X (you) wins"), "{text}");
     assert!(text.contains("game over"), "{text}");
+    // A framed banner above the board, not only the status line.
+    let banner = find(&buf, "Game over: X wins").expect("the game-over banner");
+    let board = board_inner(&app);
+    assert!(banner.y < board.y + 3, "{text}");
+    assert_eq!(
+        buf[banner].bg,
+        app.theme.win.bg.unwrap(),
+        "in the result colours"
+    );
+    let a1 = spot(&app, ttt("a1"));
+    assert!(a1.y > banner.y + 1, "the banner is above the board: {text}");
 }
 
 #[test]
@@ -228,6 +239,8 @@ fn gomoku_board_has_coordinates_stones_last_move_and_winning_run() {
         let buf = render(&mut app, w, h);
         let text = screen(&buf);
         assert!(text.contains("Black (you) wins"), "{text}");
+        // The banner never covers a stone: in the top border when the board fills the pane.
+        assert!(text.contains("Game over: Black wins"), "{text}");
         let board = board_inner(&app);
         let won = board
             .positions()

@@ -5,9 +5,10 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::{fit_title, pane_block};
+use crate::engine::{Outcome, Scoring};
 use crate::session::Session;
 use crate::tui::action::Pane;
 use crate::tui::boards::{BoardCtx, BoardView, HasBoard};
@@ -116,5 +117,75 @@ pub fn draw<G: HasBoard>(frame: &mut Frame, pane: &BoardPane<G>, area: Rect) {
         hint: pane.hint,
         path: &[],
     };
-    board.draw(game, &ctx, layout::inner(area), frame.buffer_mut());
+    let inner = layout::inner(area);
+    let Some(outcome) = game.outcome() else {
+        board.draw(game, &ctx, inner, frame.buffer_mut());
+        return;
+    };
+    // Game over: a banner above the board when the board still fits below it, else in the
+    // pane's top border (Gomoku at 80x24), so that it never covers a stone.
+    let text = outcome_text::<G>(outcome);
+    let room = inner.height.saturating_sub(board.min_size(game).height);
+    if room >= BANNER_HEIGHT && inner.width >= 8 {
+        let banner = Rect::new(inner.x, inner.y, inner.width, BANNER_HEIGHT);
+        let below = Rect::new(
+            inner.x,
+            inner.y + BANNER_HEIGHT,
+            inner.width,
+            inner.height - BANNER_HEIGHT,
+        );
+        board.draw(game, &ctx, below, frame.buffer_mut());
+        draw_banner(frame, &text, banner, theme);
+    } else {
+        board.draw(game, &ctx, inner, frame.buffer_mut());
+        let top = Rect::new(area.x, area.y, area.width, 1);
+        draw_banner(frame, &text, top, theme);
+    }
+}
+
+/// Rows of the framed game-over banner.
+const BANNER_HEIGHT: u16 = 3;
+
+/// The result in words, for the game-over banner.
+pub fn outcome_text<G: HasBoard>(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win { winner, margin } if G::SCORING == Scoring::Margin => {
+            format!("Game over: {} wins by {margin}", G::side_name(winner))
+        }
+        Outcome::Win { winner, .. } => format!("Game over: {} wins", G::side_name(winner)),
+        Outcome::Draw => "Game over: a draw".to_string(),
+    }
+}
+
+/// The game-over banner, centred in `area`: framed when it is three rows high, else one
+/// highlighted line (over a border). Cut at a word with `…` when it does not fit.
+fn draw_banner(frame: &mut Frame, text: &str, area: Rect, theme: &Theme) {
+    let framed = area.height >= BANNER_HEIGHT;
+    let pad = if framed { 4 } else { 2 };
+    let lines = wrap(text, area.width.saturating_sub(pad + 1));
+    let Some(first) = lines.first() else {
+        return;
+    };
+    let shown = if lines.len() > 1 {
+        format!("{first}…")
+    } else {
+        first.clone()
+    };
+    let width = (shown.chars().count() as u16 + pad).min(area.width);
+    let x = area.x + (area.width - width) / 2;
+    if framed {
+        let banner = Rect::new(x, area.y, width, BANNER_HEIGHT);
+        frame.render_widget(Clear, banner);
+        frame.render_widget(
+            Paragraph::new(Line::styled(shown, theme.win))
+                .centered()
+                .block(Block::bordered().border_style(theme.win)),
+            banner,
+        );
+    } else {
+        frame.render_widget(
+            Paragraph::new(Line::styled(format!(" {shown} "), theme.win)),
+            Rect::new(x, area.y, width, 1),
+        );
+    }
 }
