@@ -347,7 +347,17 @@ impl SetupState {
                     "{} options",
                     self.config.game.title()
                 ))),
-                Row::Load => lines.push(SetupLine::Heading("Or continue a saved game".to_string())),
+                // The file is a choice of its own: Enter on its row loads it, and Start
+                // (a new game) never does, however the row is filled in.
+                Row::Load => lines.extend(
+                    wrap(
+                        "Or continue a saved game: Enter on the file loads it \
+                         (Start begins a new game)",
+                        self.text_width(),
+                    )
+                    .into_iter()
+                    .map(SetupLine::Heading),
+                ),
                 _ => {}
             }
             lines.push(SetupLine::Row(row));
@@ -440,7 +450,7 @@ impl SetupState {
                 .get(i)
                 .map_or_else(String::new, |(_, v)| v.clone()),
             Row::Load => self.load_path.clone(),
-            Row::Start => "[ Start the game ]".to_string(),
+            Row::Start => "[ Start a new game ]".to_string(),
         }
     }
 

@@ -175,7 +175,7 @@ fn setup_chooses_game_sides_and_engine_settings_then_starts() {
     let text = render_setup(&state);
     let y = text
         .lines()
-        .position(|l| l.contains("Start the game"))
+        .position(|l| l.contains("Start a new game"))
         .unwrap();
     let x = text.lines().nth(y).unwrap().find("Start").unwrap();
     let at = CtEvent::Mouse(MouseEvent {
@@ -218,7 +218,7 @@ fn setup_scrolls_when_a_game_has_many_options() {
     let text = render_setup(&state);
     assert!(!text.contains("Enlarge"), "{text}");
     assert!(
-        text.contains("Start the game"),
+        text.contains("Start a new game"),
         "the selected Start row is shown: {text}"
     );
     assert!(text.contains("↑ more"), "{text}");
