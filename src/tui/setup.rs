@@ -32,6 +32,9 @@ pub enum Row {
     Brain,
     /// The game option with this index in `GameOptions::entries`.
     Option(usize),
+    /// The switch that shows or hides the evaluator weights (the dotted game options, such
+    /// as `linear.store`): an advanced section, collapsed at first.
+    Weights,
     /// A saved game to load.
     Load,
     /// The start button.
@@ -133,6 +136,8 @@ pub struct SetupState {
     pub confirm: Option<SetupOutcome>,
     /// The saved game to load.
     pub load_path: String,
+    /// Whether the evaluator weights are shown (the [`Row::Weights`] section is open).
+    pub show_weights: bool,
     /// The whole terminal, for hit-testing.
     pub frame: Rect,
 }
@@ -150,6 +155,12 @@ fn option_entries(config: &Config) -> Vec<(String, String)> {
         .game_options::<G>()
         .map(|o| o.entries())
         .unwrap_or_default())
+}
+
+/// Whether a game option is an evaluator weight (`linear.store`, `tuned.pits`): those sit
+/// in the collapsed "Evaluator weights" section.
+fn is_weight(key: &str) -> bool {
+    key.contains('.')
 }
 
 /// A game option's key in plain words: `empty_capture` is "Empty-pit capture",
@@ -268,6 +279,7 @@ impl SetupState {
             kept: None,
             confirm: None,
             load_path: String::new(),
+            show_weights: false,
             frame: Rect::new(0, 0, 80, 24),
         };
         // The first row: the form opens at its top (Enter starts from any row but Load).
@@ -288,7 +300,22 @@ impl SetupState {
         if self.config.game == GameKind::Gomoku {
             rows.push(Row::Brain);
         }
-        rows.extend((0..option_entries(&self.config).len()).map(Row::Option));
+        let entries = option_entries(&self.config);
+        rows.extend(
+            (0..entries.len())
+                .filter(|&i| !is_weight(&entries[i].0))
+                .map(Row::Option),
+        );
+        if entries.iter().any(|(k, _)| is_weight(k)) {
+            rows.push(Row::Weights);
+            if self.show_weights {
+                rows.extend(
+                    (0..entries.len())
+                        .filter(|&i| is_weight(&entries[i].0))
+                        .map(Row::Option),
+                );
+            }
+        }
         rows.push(Row::Load);
         rows.push(Row::Start);
         rows
@@ -405,6 +432,7 @@ impl SetupState {
             Row::Option(i) => option_entries(&self.config)
                 .get(i)
                 .map_or_else(String::new, |(k, _)| option_label(k)),
+            Row::Weights => "Evaluator weights".to_string(),
             Row::Load => "Load file".to_string(),
             Row::Start => String::new(),
         }
@@ -449,6 +477,8 @@ impl SetupState {
             Row::Option(i) => option_entries(&self.config)
                 .get(i)
                 .map_or_else(String::new, |(_, v)| v.clone()),
+            Row::Weights if self.show_weights => "shown (Space hides them)".to_string(),
+            Row::Weights => "hidden (Space shows them)".to_string(),
             Row::Load => self.load_path.clone(),
             Row::Start => "[ Start a new game ]".to_string(),
         }
@@ -594,6 +624,10 @@ impl SetupState {
             KeyCode::Enter => {
                 return match row {
                     Row::Load => self.load(),
+                    Row::Weights => {
+                        self.cycle(row, 1);
+                        SetupOutcome::Stay
+                    }
                     _ => self.ask(SetupOutcome::Start),
                 };
             }
@@ -777,6 +811,7 @@ impl SetupState {
                     let _ = c.players.side_mut(column).engine.set(field.key, next);
                 });
             }
+            Row::Weights => self.show_weights = !self.show_weights,
             _ => {}
         }
     }

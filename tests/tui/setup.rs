@@ -464,3 +464,42 @@ fn setup_question_mark_shows_help_and_options_read_as_words() {
     );
     assert!(labels.iter().all(|l| !l.contains('_')), "{labels:?}");
 }
+
+// Evaluator weights are an advanced section: collapsed at first, opened with Space or Enter
+// on its row, closed again the same way; the plain options stay in view throughout.
+#[test]
+fn evaluator_weights_sit_in_a_collapsed_section() {
+    let mut state = setup();
+    state.config.game = gametree::games::GameKind::Kalah;
+    let labels = |state: &SetupState| -> Vec<String> {
+        state.rows().iter().map(|&r| state.label(r)).collect()
+    };
+    let closed = labels(&state);
+    assert!(closed.iter().any(|l| l == "Pits per side"), "{closed:?}");
+    assert!(
+        closed.iter().any(|l| l == "Evaluator weights"),
+        "{closed:?}"
+    );
+    assert!(
+        !closed.iter().any(|l| l.starts_with("Linear")),
+        "{closed:?}"
+    );
+    let text = render_setup(&state);
+    assert!(text.contains("hidden (Space shows them)"), "{text}");
+    select(&mut state, Row::Weights);
+    assert_eq!(press(&mut state, &[KeyCode::Char(' ')]), SetupOutcome::Stay);
+    let open = labels(&state);
+    assert!(open.iter().any(|l| l == "Linear: store"), "{open:?}");
+    assert!(open.iter().any(|l| l.starts_with("Tuned")), "{open:?}");
+    assert_eq!(
+        state.row(),
+        Row::Weights,
+        "the selection stays on the switch"
+    );
+    // Enter toggles too, and never starts the game from this row.
+    assert_eq!(press(&mut state, &[KeyCode::Enter]), SetupOutcome::Stay);
+    assert_eq!(labels(&state), closed);
+    // Tic-tac-toe has no weights: no section.
+    state.config.game = gametree::games::GameKind::TicTacToe;
+    assert!(!state.rows().contains(&Row::Weights));
+}

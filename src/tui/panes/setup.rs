@@ -160,10 +160,10 @@ fn hints(state: &SetupState) -> Vec<(&'static str, &'static str)> {
     } else if row != Row::Start {
         keys.push(("Space", "change"));
     }
-    keys.push(if row == Row::Load {
-        ("⏎", "load")
-    } else {
-        ("⏎", "start")
+    keys.push(match row {
+        Row::Load => ("⏎", "load"),
+        Row::Weights => ("⏎", "show/hide"),
+        _ => ("⏎", "start"),
     });
     if state.kept.is_some() {
         keys.push(("Esc", "back to the game"));
