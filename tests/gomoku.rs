@@ -1028,3 +1028,31 @@ fn report_speed() {
         );
     }
 }
+
+// The evaluation's named values read as words wherever a score is shown (log, engine pane,
+// tree windows), with the distance of an aspiration edge; ordinary pattern scores stay
+// numbers.
+#[test]
+fn named_evaluation_values_read_as_words() {
+    let four = FOUR_TO_MOVE;
+    let open_four = FACING_OPEN_FOUR;
+    assert_eq!(score::format::<Gomoku>(four), "five next move");
+    assert_eq!(score::format::<Gomoku>(four - 50), "five next move -50");
+    assert_eq!(score::format::<Gomoku>(-four), "opponent's five next");
+    assert_eq!(score::format::<Gomoku>(open_four), "facing an open four");
+    assert_eq!(
+        score::format::<Gomoku>(-open_four + 50),
+        "opponent faces an open four +50"
+    );
+    assert_eq!(score::format::<Gomoku>(1234), "+1234");
+    assert_eq!(score::format::<Gomoku>(-90), "-90");
+    // A decided score is still counted in moves.
+    assert!(score::format::<Gomoku>(score::WIN - 3).starts_with("win in"));
+    // The evaluator really produces the named value: Black to move with four in a row.
+    let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+    for mv in ["h8", "a1", "i8", "a2", "j8", "a4", "k8", "a6"] {
+        game.play(game.parse_move(mv).unwrap());
+    }
+    let value = GomokuEval::Patterns.evaluate(&game);
+    assert_eq!(score::format::<Gomoku>(value), "five next move");
+}

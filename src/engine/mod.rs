@@ -303,6 +303,14 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
         None
     }
 
+    /// A heuristic score in words, for the scores a game gives a meaning of their own
+    /// (Gomoku's "four to move" instead of `+500000`); `None` shows the number. Used by
+    /// [`score::format`] for scores of win/loss games that are not decided.
+    fn describe_score(score: i32) -> Option<String> {
+        let _ = score;
+        None
+    }
+
     /// The number of distinct move indexes for this game's configuration.
     fn move_space(&self) -> usize;
 

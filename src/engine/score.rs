@@ -97,7 +97,7 @@ pub fn format<G: Game>(score: i32) -> String {
         match G::SCORING {
             Scoring::Margin if score % MARGIN_UNIT == 0 => format!("{:+}", score / MARGIN_UNIT),
             Scoring::Margin => format!("{:+.2}", f64::from(score) / f64::from(MARGIN_UNIT)),
-            Scoring::WinLoss => format!("{score:+}"),
+            Scoring::WinLoss => G::describe_score(score).unwrap_or_else(|| format!("{score:+}")),
         }
     }
 }

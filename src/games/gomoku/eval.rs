@@ -25,6 +25,30 @@ pub const FACING_OPEN_FOUR: i32 = -400_000;
 /// The bonus for an open three when the opponent has no four: it becomes an open four now.
 pub const OPEN_THREE_TO_MOVE: i32 = 10_000;
 
+/// The evaluation's named values in words, for the move log, the engine pane and the tree
+/// (`+500000` means nothing to a reader): a score within [`NAMED_NEAR`] of one of them is
+/// named, with the distance when it is not exactly on it (an aspiration window's edge is 50
+/// away: `five next move -50`).
+pub fn describe_score(score: i32) -> Option<String> {
+    const NAMES: [(i32, &str); 4] = [
+        (FOUR_TO_MOVE, "five next move"),
+        (-FOUR_TO_MOVE, "opponent's five next"),
+        (FACING_OPEN_FOUR, "facing an open four"),
+        (-FACING_OPEN_FOUR, "opponent faces an open four"),
+    ];
+    NAMES
+        .iter()
+        .find(|(value, _)| (score - value).abs() <= NAMED_NEAR)
+        .map(|&(value, name)| match score - value {
+            0 => name.to_string(),
+            off => format!("{name} {off:+}"),
+        })
+}
+
+/// How far from a named value a score is still named by [`describe_score`]; pattern scores
+/// never come near the named values.
+pub const NAMED_NEAR: i32 = 1_000;
+
 impl PatternCounts {
     /// Counts from the 16-bit lanes kept in the position.
     fn from_lanes(lanes: u128) -> Self {

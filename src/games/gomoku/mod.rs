@@ -364,6 +364,10 @@ impl Game for Gomoku {
     type Undo = GomokuUndo;
     const SCORING: Scoring = Scoring::WinLoss;
 
+    fn describe_score(score: i32) -> Option<String> {
+        eval::describe_score(score)
+    }
+
     fn to_move(&self) -> Player {
         self.to_move
     }
