@@ -645,7 +645,11 @@ fn share_text(nodes: u64, all: u64) -> String {
 }
 
 fn plural(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!(
+        "{} {}",
+        crate::engine::stats::group_digits(u64::from(n)),
+        if n == 1 { one } else { many }
+    )
 }
 
 /// `node`'s value from `side`'s point of view (negamax values are the side to move's).
