@@ -3,11 +3,20 @@
 //! An extra turn is a move of its own; lines that end the game earlier are not counted.
 
 use super::Game;
+use super::limits::StopFlag;
 
 /// Move sequences of exactly `depth` moves from `game`.
 pub fn perft<G: Game>(game: &mut G, depth: u32) -> u64 {
     let mut buffers = vec![Vec::new(); depth as usize + 1];
-    count(game, depth, &mut buffers)
+    count(game, depth, &mut buffers, &|| false)
+}
+
+/// [`perft`] that `stop` ends (checked at nodes 3 or more moves from the end): the count so
+/// far, and whether it completed.
+pub fn perft_until<G: Game>(game: &mut G, depth: u32, stop: &StopFlag) -> (u64, bool) {
+    let mut buffers = vec![Vec::new(); depth as usize + 1];
+    let total = count(game, depth, &mut buffers, &|| stop.is_raised());
+    (total, !stop.is_raised())
 }
 
 /// Perft per first move, in move-generation order ("divide"), to find where two move
@@ -23,14 +32,21 @@ pub fn divide<G: Game>(game: &mut G, depth: u32) -> Vec<(G::Move, u64)> {
         .into_iter()
         .map(|mv| {
             let undo = game.play(mv);
-            let n = count(game, depth - 1, &mut buffers);
+            let n = count(game, depth - 1, &mut buffers, &|| false);
             game.undo(mv, undo);
             (mv, n)
         })
         .collect()
 }
 
-fn count<G: Game>(game: &mut G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
+/// The count under `game`; `stopped` is asked before each move of a node 3 or more moves
+/// from the end (plain perft passes `|| false`, which compiles away).
+fn count<G: Game, S: Fn() -> bool>(
+    game: &mut G,
+    depth: u32,
+    buffers: &mut [Vec<G::Move>],
+    stopped: &S,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -43,8 +59,11 @@ fn count<G: Game>(game: &mut G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64
     }
     let mut total = 0;
     for &mv in moves.iter() {
+        if depth >= 3 && stopped() {
+            break;
+        }
         let undo = game.play(mv);
-        total += count(game, depth - 1, rest);
+        total += count(game, depth - 1, rest, stopped);
         game.undo(mv, undo);
     }
     total

@@ -300,41 +300,6 @@ pub fn line(id: &Value, kind: &str, fields: Map<String, Value>) -> String {
     format!("{{\"id\":{id},\"type\":{}{separator}{inner}}}", json!(kind))
 }
 
-/// Perft that a stop flag ends (checked every few thousand leaves): the count, and whether
-/// it completed.
-fn perft_stoppable<G: Game>(game: &mut G, depth: u32, stop: &StopFlag) -> (u64, bool) {
-    fn count<G: Game>(
-        game: &mut G,
-        depth: u32,
-        buffers: &mut [Vec<G::Move>],
-        stop: &StopFlag,
-    ) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let Some((moves, rest)) = buffers.split_first_mut() else {
-            return 0;
-        };
-        game.legal_moves(moves);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        let mut total = 0;
-        for &mv in moves.iter() {
-            if depth >= 3 && stop.is_raised() {
-                break;
-            }
-            let undo = game.play(mv);
-            total += count(game, depth - 1, rest, stop);
-            game.undo(mv, undo);
-        }
-        total
-    }
-    let mut buffers = vec![Vec::new(); depth as usize + 1];
-    let total = count(game, depth, &mut buffers, stop);
-    (total, !stop.is_raised())
-}
-
 impl<G: Describe> Table for GameTable<G> {
     fn kind(&self) -> GameKind {
         G::KIND
@@ -499,7 +464,7 @@ impl<G: Describe> Table for GameTable<G> {
                 for mv in moves {
                     let name = game.format_move(mv);
                     let undo = game.play(mv);
-                    let (n, done) = perft_stoppable(&mut game, depth - 1, stop);
+                    let (n, done) = crate::engine::perft::perft_until(&mut game, depth - 1, stop);
                     game.undo(mv, undo);
                     completed &= done;
                     total += n;
@@ -511,7 +476,7 @@ impl<G: Describe> Table for GameTable<G> {
                 fields.insert("divide".into(), Value::Object(per_move));
                 total
             } else {
-                let (n, done) = perft_stoppable(&mut game, depth, stop);
+                let (n, done) = crate::engine::perft::perft_until(&mut game, depth, stop);
                 completed = done;
                 n
             };
