@@ -3,68 +3,144 @@
 //! [`FIELDS`]), with what turns them into options, settings and a starting position.
 
 use anyhow::{Context, Result, bail};
-use clap::Args;
 
 use crate::config::Config;
 use crate::engine::settings::{EngineSettings, FIELDS, Field, FieldKind};
 use crate::error::{ConfigError, MAX_MESSAGE_CHARS, quote_within};
 use crate::games::{GameKind, GameOptions, Playable};
 
-/// Game options as flags; each applies to the games that have it.
-#[derive(Debug, Clone, Default, Args)]
+/// Game options as flags (`--pits 4`), generated from every game's top-level options and
+/// their [`OptionDoc`](crate::games::options::OptionDoc)s: an option added to a game's options struct is a flag here without
+/// further code (unless its doc says `no_flag`); dotted options (evaluator weights) are not
+/// flags. Each flag applies to the games that have the option. `--moves` is the one flag
+/// written by hand.
+#[derive(Debug, Clone, Default)]
 pub struct GameFlags {
-    /// Gomoku board size (3..=19).
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Gomoku: stones in a row that win.
-    #[arg(long)]
-    pub connect: Option<String>,
-    /// Gomoku rule: freestyle (k or more wins) or standard (exactly k).
-    #[arg(long)]
-    pub rule: Option<String>,
-    /// Gomoku: candidate moves the playing search considers per node.
-    #[arg(long)]
-    pub candidates: Option<String>,
-    /// Kalah pits per side (1..=12).
-    #[arg(long)]
-    pub pits: Option<String>,
-    /// Kalah stones per pit.
-    #[arg(long)]
-    pub stones: Option<String>,
-    /// Kalah: capture even when the opposite pit is empty (true|false).
-    #[arg(long, value_name = "BOOL")]
-    pub empty_capture: Option<String>,
-    /// Kalah: endgame database size, in stones left in the pits (0 = none).
-    #[arg(long, value_name = "STONES")]
-    pub endgame_stones: Option<String>,
-    /// Dots and Boxes rows of boxes.
-    #[arg(long)]
-    pub rows: Option<String>,
-    /// Dots and Boxes columns of boxes.
-    #[arg(long)]
-    pub cols: Option<String>,
-    /// Start from the position these moves reach, e.g. "b2 a1 c3".
-    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    /// The option flags given, as (option key, text), in [`option_flags`] order.
+    pub given: Vec<(String, String)>,
+    /// Start from the position these moves reach.
     pub moves: Option<String>,
 }
 
 impl GameFlags {
-    fn pairs(&self) -> Vec<(&'static str, &str)> {
-        [
-            ("size", &self.size),
-            ("connect", &self.connect),
-            ("rule", &self.rule),
-            ("candidates", &self.candidates),
-            ("pits", &self.pits),
-            ("stones", &self.stones),
-            ("empty_capture", &self.empty_capture),
-            ("endgame_stones", &self.endgame_stones),
-            ("rows", &self.rows),
-            ("cols", &self.cols),
-        ]
-        .into_iter()
-        .filter_map(|(k, v)| v.as_deref().map(|v| (k, v)))
-        .collect()
+    /// The text given for the option `key` (`"candidates"`), if its flag was given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.given
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.given.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+}
+
+/// One game-option flag: the option's key, its help (naming the games that have it) and
+/// its value name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionFlag {
+    /// The option's key (`empty_capture`).
+    pub key: String,
+    /// `--help`'s line: "Kalah: pits per side, 1..=12".
+    pub help: String,
+    /// The value's name in `--help` (`BOOL`, `PITS`).
+    pub value_name: String,
+}
+
+impl OptionFlag {
+    /// The flag without its dashes: `empty-capture`.
+    pub fn long(&self) -> String {
+        self.key.replace('_', "-")
+    }
+
+    fn id(&self) -> String {
+        format!("game-option.{}", self.key)
+    }
+}
+
+/// Every game option that is a flag, game by game in menu order and each game's options in
+/// declaration order; an option several games have is one flag whose help names each.
+pub fn option_flags() -> Vec<OptionFlag> {
+    let mut flags: Vec<OptionFlag> = Vec::new();
+    for kind in GameKind::ALL {
+        let (keys, docs) = crate::with_game!(kind, G => (
+            <G as Playable>::Options::default().entries(),
+            <<G as Playable>::Options as GameOptions>::DOCS,
+        ));
+        for (key, _) in keys {
+            if key.contains('.') {
+                continue;
+            }
+            let doc = docs.iter().find(|d| d.key == key);
+            if doc.is_some_and(|d| !d.flag) {
+                continue;
+            }
+            let help = doc.map_or_else(
+                || format!("{key} (see [{}] in config.toml)", kind.name()),
+                |d| d.help.to_string(),
+            );
+            let help = format!("{}: {help}", kind.title());
+            if let Some(flag) = flags.iter_mut().find(|f| f.key == key) {
+                flag.help = format!("{}; {help}", flag.help);
+            } else {
+                flags.push(OptionFlag {
+                    value_name: doc
+                        .and_then(|d| d.value_name)
+                        .map_or_else(|| key.to_uppercase(), ToString::to_string),
+                    key,
+                    help,
+                });
+            }
+        }
+    }
+    flags
+}
+
+impl clap::FromArgMatches for GameFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut flags = Self::default();
+        flags.update_from_arg_matches(matches)?;
+        Ok(flags)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for flag in option_flags() {
+            if let Some(text) = matches.get_one::<String>(&flag.id()) {
+                self.given.retain(|(k, _)| *k != flag.key);
+                self.given.push((flag.key, text.clone()));
+            }
+        }
+        if let Some(moves) = matches.get_one::<String>(MOVES_ID) {
+            self.moves = Some(moves.clone());
+        }
+        Ok(())
+    }
+}
+
+const MOVES_ID: &str = "game-moves";
+
+impl clap::Args for GameFlags {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        let command = option_flags().into_iter().fold(command, |command, flag| {
+            command.arg(
+                clap::Arg::new(flag.id())
+                    .long(flag.long())
+                    .value_name(flag.value_name)
+                    .help(format!("{}.", flag.help)),
+            )
+        });
+        command.arg(
+            clap::Arg::new(MOVES_ID)
+                .long("moves")
+                .value_name("MOVES")
+                .allow_hyphen_values(true)
+                .help("Start from the position these moves reach, e.g. \"b2 a1 c3\"."),
+        )
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
     }
 }
 
@@ -212,4 +288,64 @@ pub fn start_position<G: Playable>(options: &G::Options, flags: &GameFlags) -> R
         game.play_line(moves).context("--moves")?;
     }
     Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_flags_come_from_the_options() {
+        let flags = option_flags();
+        let longs: Vec<String> = flags.iter().map(OptionFlag::long).collect();
+        assert_eq!(
+            longs,
+            [
+                "size",
+                "connect",
+                "rule",
+                "candidates",
+                "threats",
+                "pits",
+                "stones",
+                "empty-capture",
+                "endgame-stones",
+                "rows",
+                "cols"
+            ],
+            "depth is no game flag (--depth is the engine's); weights are none"
+        );
+        let pits = flags.iter().find(|f| f.key == "pits");
+        assert_eq!(
+            pits.map(|f| f.help.as_str()),
+            Some("Kalah: pits per side, 1..=12")
+        );
+        let capture = flags.iter().find(|f| f.key == "empty_capture");
+        assert_eq!(capture.map(|f| f.value_name.as_str()), Some("BOOL"));
+    }
+
+    #[test]
+    fn a_game_flag_sets_its_option() {
+        use clap::Parser;
+        let cli = crate::cli::Cli::try_parse_from([
+            "gametree",
+            "solve",
+            "gomoku",
+            "--threats",
+            "off",
+            "--size",
+            "5",
+        ])
+        .unwrap();
+        let Some(crate::cli::Command::Solve(args)) = cli.command else {
+            panic!("not a solve command: {cli:?}");
+        };
+        let options = options_with_flags::<crate::games::gomoku::Gomoku>(
+            &Config::default(),
+            &args.game_flags,
+        )
+        .unwrap();
+        assert!(!options.threats);
+        assert_eq!(options.size, 5);
+    }
 }

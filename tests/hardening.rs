@@ -34,7 +34,7 @@ fn gomoku_candidates_reach_tune() {
         panic!("not a tune command: {cli:?}");
     };
     assert_eq!(args.max_candidates, 3);
-    assert_eq!(args.game_flags.candidates, Some("7".to_string()));
+    assert_eq!(args.game_flags.get("candidates"), Some("7"));
 }
 
 #[test]

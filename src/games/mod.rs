@@ -93,6 +93,11 @@ pub trait GameOptions:
     /// The search depth an engine player uses when its own `depth` is 0.
     fn default_depth(&self) -> u32;
 
+    /// Label, help and flag of each top-level option (see [`options::OptionDoc`]): the
+    /// command line's game flags (`flags::GameFlags`) and the setup screen's labels come
+    /// from here.
+    const DOCS: &'static [options::OptionDoc] = &[];
+
     /// Candidate moves a playing search considers per node (0 = all legal moves).
     fn candidates(&self) -> usize {
         0
@@ -339,6 +344,34 @@ mod tests {
                 .unwrap_err()
                 .contains("expected one of")
         );
+    }
+
+    #[test]
+    fn every_top_level_option_has_its_doc() {
+        for kind in GameKind::ALL {
+            let (keys, docs) = crate::with_game!(kind, G => (
+                <G as Playable>::Options::default().entries(),
+                <<G as Playable>::Options as GameOptions>::DOCS,
+            ));
+            let top: Vec<String> = keys
+                .into_iter()
+                .map(|(k, _)| k)
+                .filter(|k| !k.contains('.'))
+                .collect();
+            for key in &top {
+                assert!(
+                    docs.iter().any(|d| d.key == key),
+                    "{kind}: option `{key}` has no OptionDoc in its options' DOCS (label, help, flag)"
+                );
+            }
+            for doc in docs {
+                assert!(
+                    top.iter().any(|k| k == doc.key),
+                    "{kind}: DOCS names `{}`, which is no option",
+                    doc.key
+                );
+            }
+        }
     }
 
     #[test]

@@ -6,6 +6,55 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+/// What one top-level game option is, written beside its options struct (the game's
+/// `GameOptions::DOCS`): its label on the setup screen, its help on the command line, and
+/// whether it is a flag at all. Every top-level option has one (a unit test checks);
+/// dotted options (evaluator weights) need none and are never flags: they are set in
+/// config.toml, on the setup screen or by tournament entrants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionDoc {
+    /// The option's key, as in config.toml (`empty_capture`); its flag is `--empty-capture`.
+    pub key: &'static str,
+    /// The setup screen's label ("Empty-pit capture").
+    pub label: &'static str,
+    /// One line for `--help`, without the game's name ("board side, 3..=19").
+    pub help: &'static str,
+    /// The flag's value name in `--help` (`BOOL`); `None`: the key in capitals.
+    pub value_name: Option<&'static str>,
+    /// Whether the option is a command-line flag (`depth` is not: `--depth` is the engine's).
+    pub flag: bool,
+}
+
+impl OptionDoc {
+    /// An option that is a flag.
+    pub const fn flag(key: &'static str, label: &'static str, help: &'static str) -> Self {
+        Self {
+            key,
+            label,
+            help,
+            value_name: None,
+            flag: true,
+        }
+    }
+
+    /// An option that is deliberately no flag.
+    pub const fn no_flag(key: &'static str, label: &'static str, help: &'static str) -> Self {
+        Self {
+            flag: false,
+            ..Self::flag(key, label, help)
+        }
+    }
+
+    /// The same, with `name` as the flag's value name.
+    #[must_use]
+    pub const fn value_name(self, name: &'static str) -> Self {
+        Self {
+            value_name: Some(name),
+            ..self
+        }
+    }
+}
+
 /// Every option of `options` as `(dotted key, value as text)`, in declaration order; a nested
 /// table (an evaluator's weights) gives `linear.store`, a list is shown as `[1, 0.5]`.
 pub fn entries<T: Serialize>(options: &T) -> Vec<(String, String)> {

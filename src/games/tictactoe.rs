@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::options::OptionDoc;
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::score::MAX_HEURISTIC;
 use crate::engine::{Evaluator, Game, Outcome, Player, Scoring};
@@ -234,6 +235,12 @@ impl Default for TicTacToeOptions {
 }
 
 impl GameOptions for TicTacToeOptions {
+    const DOCS: &'static [OptionDoc] = &[OptionDoc::no_flag(
+        "depth",
+        "Default depth",
+        "engine search depth when a player's own depth is 0",
+    )];
+
     fn validate(&self, source: &str) -> Result<(), ConfigError> {
         if !(1..=9).contains(&self.depth) {
             return Err(ConfigError::new(

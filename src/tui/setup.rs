@@ -163,21 +163,13 @@ fn is_weight(key: &str) -> bool {
     key.contains('.')
 }
 
-/// A game option's key in plain words: `empty_capture` is "Empty-pit capture",
-/// `linear.opponent_store` is "Linear: opponent store".
-pub fn option_label(key: &str) -> String {
-    const WORDS: &[(&str, &str)] = &[
-        ("empty_capture", "Empty-pit capture"),
-        ("pits", "Pits per side"),
-        ("stones", "Stones per pit"),
-        ("size", "Board size"),
-        ("connect", "In a row to win"),
-        ("rows", "Rows of boxes"),
-        ("cols", "Columns of boxes"),
-        ("depth", "Default depth"),
-    ];
-    if let Some((_, words)) = WORDS.iter().find(|(k, _)| *k == key) {
-        return (*words).to_string();
+/// A game option's key in plain words: the label in the game's option docs
+/// (`empty_capture` is "Empty-pit capture"), else the key itself (`linear.opponent_store`
+/// is "Linear: opponent store").
+pub fn option_label(kind: GameKind, key: &str) -> String {
+    let docs = crate::with_game!(kind, G => <<G as Playable>::Options as GameOptions>::DOCS);
+    if let Some(doc) = docs.iter().find(|d| d.key == key) {
+        return doc.label.to_string();
     }
     let plain = |part: &str| part.replace('_', " ");
     let mut parts = key.split('.');
@@ -431,7 +423,7 @@ impl SetupState {
                 .map_or_else(String::new, |f| f.label.to_string()),
             Row::Option(i) => option_entries(&self.config)
                 .get(i)
-                .map_or_else(String::new, |(k, _)| option_label(k)),
+                .map_or_else(String::new, |(k, _)| option_label(self.config.game, k)),
             Row::Weights => "Evaluator weights".to_string(),
             Row::Load => "Load file".to_string(),
             Row::Start => String::new(),

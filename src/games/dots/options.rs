@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{MAX_EDGES, MAX_SIDE};
 use crate::error::ConfigError;
 use crate::games::GameOptions;
+use crate::games::options::OptionDoc;
 
 /// Dots and Boxes options (the `[dots]` section of `config.toml`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,6 +48,16 @@ impl DotsOptions {
 }
 
 impl GameOptions for DotsOptions {
+    const DOCS: &'static [OptionDoc] = &[
+        OptionDoc::flag("rows", "Rows of boxes", "rows of boxes, 1..=9"),
+        OptionDoc::flag("cols", "Columns of boxes", "columns of boxes, 1..=9"),
+        OptionDoc::no_flag(
+            "depth",
+            "Default depth",
+            "engine search depth when a player's own depth is 0",
+        ),
+    ];
+
     fn validate(&self, source: &str) -> Result<(), ConfigError> {
         self.check().map_err(|(key, value, expected)| {
             ConfigError::new(source, format!("dots.{key}"), value, expected)

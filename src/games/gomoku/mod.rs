@@ -12,6 +12,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::options::OptionDoc;
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::{Game, Outcome, Player, Scoring};
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
@@ -672,6 +673,32 @@ impl Default for GomokuOptions {
 const MAX_DEPTH: u32 = MAX_CELLS as u32;
 
 impl GameOptions for GomokuOptions {
+    const DOCS: &'static [OptionDoc] = &[
+        OptionDoc::flag("size", "Board size", "board size, 3..=19"),
+        OptionDoc::flag("connect", "In a row to win", "stones in a row that win"),
+        OptionDoc::flag(
+            "rule",
+            "Rule",
+            "freestyle (connect or more wins) or standard (exactly connect)",
+        ),
+        OptionDoc::flag(
+            "candidates",
+            "Candidates",
+            "candidate moves the playing search considers per node (0 = all)",
+        ),
+        OptionDoc::no_flag(
+            "depth",
+            "Default depth",
+            "engine search depth when a player's own depth is 0",
+        ),
+        OptionDoc::flag(
+            "threats",
+            "Threats",
+            "the playing search uses the threat search (true|false)",
+        )
+        .value_name("BOOL"),
+    ];
+
     fn validate(&self, source: &str) -> Result<(), ConfigError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&self.size) {
             return Err(ConfigError::new(

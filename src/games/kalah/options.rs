@@ -6,6 +6,7 @@ use super::endgame::MAX_ENDGAME_STONES;
 use super::{MAX_PITS, MAX_STONES};
 use crate::error::ConfigError;
 use crate::games::GameOptions;
+use crate::games::options::OptionDoc;
 
 /// Weights of the `linear` evaluator, from the side to move's point of view:
 /// `store * own store + opponent_store * their store + Σ pits[k] * own pit k + Σ
@@ -210,6 +211,32 @@ impl KalahOptions {
 }
 
 impl GameOptions for KalahOptions {
+    const DOCS: &'static [OptionDoc] = &[
+        OptionDoc::flag("pits", "Pits per side", "pits per side, 1..=12"),
+        OptionDoc::flag(
+            "stones",
+            "Stones per pit",
+            "stones per pit at the start, 1..=20",
+        ),
+        OptionDoc::flag(
+            "empty_capture",
+            "Empty-pit capture",
+            "capture even when the opposite pit is empty (true|false)",
+        )
+        .value_name("BOOL"),
+        OptionDoc::no_flag(
+            "depth",
+            "Default depth",
+            "engine search depth when a player's own depth is 0",
+        ),
+        OptionDoc::flag(
+            "endgame_stones",
+            "Endgame stones",
+            "endgame database size, in stones left in the pits (0 = none)",
+        )
+        .value_name("STONES"),
+    ];
+
     fn validate(&self, source: &str) -> Result<(), ConfigError> {
         self.check().map_err(|(key, value, expected)| {
             ConfigError::new(source, format!("kalah.{key}"), value, expected)
