@@ -250,6 +250,7 @@ struct Served {
 impl Served {
     fn start(args: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
+            .env("GAMETREE_CACHE_DIR", common::test_cache_dir())
             .arg("serve")
             .args(args)
             .stdin(Stdio::piped())

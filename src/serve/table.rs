@@ -275,17 +275,13 @@ fn search_fields<G: Game>(game: &G, result: &SearchResult<G::Move>) -> Map<Strin
     out.insert("nodes".into(), json!(stats.nodes));
     out.insert("millis".into(), json!(millis(stats.elapsed)));
     out.insert("nps".into(), json!(stats.nodes_per_second().round()));
-    out.insert(
-        "pv".into(),
-        json!(
-            result
-                .pv
-                .iter()
-                .map(|&m| game.format_move(m))
-                .collect::<Vec<_>>()
-        ),
-    );
+    out.insert("pv".into(), pv_notation(game, &result.pv));
     out
+}
+
+/// A principal variation as the `pv` field: its moves in `game`'s notation.
+fn pv_notation<G: Game>(game: &G, pv: &[G::Move]) -> Value {
+    json!(pv.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>())
 }
 
 /// One response line: `id` and `type` first (for people reading transcripts), then
@@ -432,16 +428,7 @@ impl<G: Describe> Table for GameTable<G> {
                 "move".into(),
                 json!(result.best.map(|m| game.format_move(m))),
             );
-            fields.insert(
-                "pv".into(),
-                json!(
-                    result
-                        .pv
-                        .iter()
-                        .map(|&m| game.format_move(m))
-                        .collect::<Vec<_>>()
-                ),
-            );
+            fields.insert("pv".into(), pv_notation(&game, &result.pv));
             fields.insert("nodes".into(), json!(result.stats.nodes));
             fields.insert("millis".into(), json!(millis(result.stats.elapsed)));
             fields.insert("completed".into(), json!(result.completed));
