@@ -423,6 +423,7 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
         }
     }
     let mut players = engines::<G>(&config, &options, &args.engine)?;
+    prepare_for_command::<G>(&options)?;
     let mut out = std::io::stdout().lock();
     if !args.json {
         let describe = |p: &SidePlayer<G>| match p.seed() {
@@ -687,6 +688,21 @@ pub fn prepare_search<G: Playable>(
     result
 }
 
+/// [`prepare_search`] before a command that searches (`play --text`, `selfplay`, `tree`): the
+/// progress bar while a database is built, and what was done on stderr when that is a
+/// terminal, so that the command's output stays the same for scripts. Ctrl-C during a build
+/// ends the program (the cache file is written whole or not at all).
+fn prepare_for_command<G: Playable>(options: &G::Options) -> Result<()> {
+    use std::io::IsTerminal;
+    let prepared = prepare_search::<G>(options, &StopFlag::new())?;
+    if let Some(line) = prepared
+        && std::io::stderr().is_terminal()
+    {
+        eprintln!("{line}");
+    }
+    Ok(())
+}
+
 /// The root value bounds a solve has proved so far, as the first player's margin (or win
 /// / loss), lowest first.
 fn proved_bounds<G: Game>(stats: &crate::engine::stats::SearchStats, sign: i32) -> (i32, i32) {
@@ -782,6 +798,7 @@ pub fn tree<G: Playable>(config: &Config, args: &TreeArgs) -> Result<()> {
             "--max-nodes {max_nodes}: must be at most {fit} with this machine's available memory"
         );
     }
+    prepare_for_command::<G>(&options)?;
     let stop = StopFlag::new();
     // Only the full engine keeps time itself; the others stop when the flag is raised.
     let timer = side
@@ -887,6 +904,7 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
     let kinds = [config.players.first.kind, config.players.second.kind];
     let is_human = |p: Player| kinds[p.index()] == PlayerKind::Human;
     let mut players = engines::<G>(config, &options, &EngineFlags::default())?;
+    prepare_for_command::<G>(&options)?;
     let mut input = std::io::stdin().lock();
     let stop = StopFlag::new();
     if !quiet {

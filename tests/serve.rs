@@ -248,9 +248,15 @@ struct Served {
 }
 
 impl Served {
+    /// A server with its cache (Kalah's endgame databases) in the tests' shared cache
+    /// directory, never the user's.
     fn start(args: &[&str]) -> Self {
+        Self::start_in(args, &common::test_cache_dir())
+    }
+
+    fn start_in(args: &[&str], cache: &std::path::Path) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
-            .env("GAMETREE_CACHE_DIR", common::test_cache_dir())
+            .env("GAMETREE_CACHE_DIR", cache)
             .arg("serve")
             .args(args)
             .stdin(Stdio::piped())
@@ -310,14 +316,17 @@ impl Served {
         value
     }
 
-    /// Sends `request` and reads until its final response (skipping `info`), which is
-    /// returned after the `info` lines.
+    /// Sends `request` and reads until its final response (skipping `info` and `preparing`),
+    /// which is returned after the `info` lines.
     fn ask(&mut self, request: Value) -> (Vec<Value>, Value) {
         let id = self.send(request);
         let mut infos = Vec::new();
         loop {
             let response = self.next();
             assert_eq!(response["id"], id, "{response}");
+            if response["type"] == "preparing" {
+                continue;
+            }
             if response["type"] == "info" {
                 infos.push(response);
             } else {
@@ -444,6 +453,39 @@ fn kalah_extra_turns_are_explicit() {
     assert_eq!(solved["units"], "margin");
     assert_eq!(solved["value"], 6, "Kalah(4,3) standard capture: +6");
     assert_eq!(solved["completed"], true);
+}
+
+#[test]
+fn a_search_first_prepares_the_endgame_database_with_progress_lines() {
+    // A cache of its own, so that the database is built here, not loaded.
+    let cache = std::env::temp_dir().join(format!("gametree-serve-prepare-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let mut served = Served::start_in(&[], &cache);
+    let options = json!({"pits": 3, "stones": 2, "endgame_stones": 6});
+    served.one(json!({"cmd": "new", "game": "kalah", "options": options}));
+    let id = served.send(json!({"cmd": "go", "depth": 4, "threads": 1}));
+    let first = served.next();
+    assert_eq!(first["id"], id);
+    assert_eq!(first["type"], "preparing", "{first}");
+    assert_eq!(first["what"], "endgame database");
+    assert!(first["total"].as_u64().unwrap() > 0, "{first}");
+    let mut last = first;
+    while last["type"] != "bestmove" {
+        last = served.next();
+        assert_eq!(last["id"], id);
+    }
+    assert!(
+        cache.read_dir().unwrap().next().is_some(),
+        "the database is cached"
+    );
+    // Ready now: the next search starts at once.
+    let id = served.send(json!({"cmd": "go", "depth": 4, "threads": 1}));
+    let next = served.next();
+    assert_eq!(next["id"], id);
+    assert_ne!(next["type"], "preparing", "{next}");
+    let (status, _) = served.finish();
+    assert!(status.success());
+    let _ = std::fs::remove_dir_all(&cache);
 }
 
 #[test]

@@ -21,6 +21,38 @@ use crate::player::EnginePlayer;
 /// line (the answer). Lines are complete JSON objects without the line ending.
 pub type Job = Box<dyn FnOnce(&StopFlag, &mut dyn FnMut(String)) -> String + Send>;
 
+/// How often a `preparing` line reports a build's progress.
+const PREPARE_INTERVAL: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Loads or builds what searches of `G` with `options` use (Kalah's endgame database, cached
+/// on disk) before a search job, as the command line does: while it builds, a `preparing`
+/// line with its progress at most every [`PREPARE_INTERVAL`], so that a client is not left
+/// waiting in silence. `stop` ends the build, and the search after it then answers at once
+/// as stopped. A database that cannot be had (an error) leaves the search without it, as
+/// before it was ready.
+fn prepare<G: Playable>(
+    options: &G::Options,
+    id: &Value,
+    stop: &StopFlag,
+    sink: &mut dyn FnMut(String),
+) {
+    let mut last: Option<Instant> = None;
+    let _ = G::prepare_search(
+        options,
+        &mut |done, total| {
+            if last.is_none_or(|t| t.elapsed() >= PREPARE_INTERVAL) {
+                last = Some(Instant::now());
+                let mut fields = Map::new();
+                fields.insert("what".into(), json!("endgame database"));
+                fields.insert("done".into(), json!(done));
+                fields.insert("total".into(), json!(total));
+                sink(line(id, "preparing", fields));
+            }
+        },
+        stop,
+    );
+}
+
 /// What the protocol asks of the game being served.
 pub trait Table: Send {
     /// Which game.
@@ -372,8 +404,10 @@ impl<G: Describe> Table for GameTable<G> {
         self.refuse_finished()?;
         let engine = self.engine_for(&settings)?;
         let game = self.game.clone();
+        let options = self.options.clone();
         let id = id.clone();
         Ok(Box::new(move |stop, sink| {
+            prepare::<G>(&options, &id, stop, sink);
             let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let result = engine.think(&game, stop, &mut |progress| {
                 sink(line(&id, "info", search_fields(&game, progress)));
@@ -401,8 +435,10 @@ impl<G: Describe> Table for GameTable<G> {
             ProtocolError::new(ErrorKind::InvalidValue, format!("`tt_mb` {tt_mb}: {e}"))
         })?;
         let game = self.game.clone();
+        let options = self.options.clone();
         let id = id.clone();
-        Ok(Box::new(move |stop, _sink| {
+        Ok(Box::new(move |stop, sink| {
+            prepare::<G>(&options, &id, stop, sink);
             let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);
             let result = crate::engine::full::search(
                 &game,
@@ -498,8 +534,10 @@ impl<G: Describe> Table for GameTable<G> {
         let mut engine = EnginePlayer::<G>::new(&side, &self.options, "request", "tree")
             .map_err(|e| ProtocolError::new(ErrorKind::InvalidValue, e.to_string()))?;
         let game = self.game.clone();
+        let options = self.options.clone();
         let id = id.clone();
-        Ok(Box::new(move |stop, _sink| {
+        Ok(Box::new(move |stop, sink| {
+            prepare::<G>(&options, &id, stop, sink);
             let (result, tree) = engine.think_recorded(&game, max_nodes, stop);
             let best = result.best.map(|m| game.format_move(m));
             let stats = serde_json::to_value(result.stats).unwrap_or(Value::Null);
