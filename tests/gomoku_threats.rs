@@ -193,7 +193,7 @@ fn every_threat_win_found_is_a_win_for_full_width_alpha_beta() {
     // every legal move, to the length of the line found, must agree that the side to move
     // wins within that many moves.
     let mut checked = [0; 2];
-    for seed in 0..400 {
+    for seed in 0..1000 {
         let game = tactical_position(9, 8 + (seed % 12) as usize, seed);
         if game.winner().is_some() {
             continue;
@@ -233,4 +233,62 @@ fn every_threat_win_found_is_a_win_for_full_width_alpha_beta() {
         checked[0] >= 5 && checked[1] >= 5,
         "too few wins to check: {checked:?}"
     );
+}
+
+#[test]
+fn facing_an_open_three_every_move_left_out_loses() {
+    // Facing an open three, the candidates are only its answers and the mover's own fours.
+    // Every point left out must lose by force: after it the mover has no four, and the
+    // opponent makes an open four (or five) at once.
+    use gametree::games::gomoku::shape::Shape;
+    let mut pruned = 0;
+    for seed in 0..300 {
+        let game = tactical_position(15, 6 + (seed % 14) as usize, seed);
+        if game.winner().is_some() {
+            continue;
+        }
+        let me = game.to_move();
+        let them = me.other();
+        if game.pattern_counts(them).get(Shape::OpenThree) == 0
+            || game.pattern_counts(me).fours() > 0
+        {
+            continue;
+        }
+        let mut kept = Vec::new();
+        game.candidate_moves(&mut kept, 12);
+        assert!(!kept.is_empty(), "seed {seed}: no candidates\n{game}");
+        let mut all = Vec::new();
+        game.legal_moves(&mut all);
+        for mv in all.into_iter().filter(|m| !kept.contains(m)) {
+            let mut after = game.clone();
+            after.play(mv);
+            let mut fours = Vec::new();
+            after.five_points(me, &mut fours);
+            let mut wins = Vec::new();
+            after.legal_moves(&mut wins);
+            let opens_four = wins.iter().any(|&c| {
+                after
+                    .shapes_if_played(c, them)
+                    .iter()
+                    .any(|&s| s >= Shape::OpenFour)
+            });
+            if fours.is_empty() && opens_four {
+                continue;
+            }
+            // Not lost at once: it was left out only by the candidate limit, which must
+            // then have been full.
+            assert_eq!(
+                kept.len(),
+                12,
+                "seed {seed}: {} left out but not lost; kept {:?}\n{game}",
+                game.format_move(mv),
+                kept.iter()
+                    .map(|&m| game.format_move(m))
+                    .collect::<Vec<_>>()
+            );
+        }
+        pruned += 1;
+    }
+    println!("positions facing an open three: {pruned}");
+    assert!(pruned >= 10, "too few positions: {pruned}");
 }

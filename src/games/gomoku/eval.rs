@@ -257,7 +257,9 @@ impl Evaluator<Gomoku> for GomokuEval {
 /// Fills `out` with the best `limit` empty points near stones (Chebyshev distance 2), ranked
 /// by attack plus defence: the pattern value of the mover's stone there plus that of the
 /// opponent's. If the mover can make five, only those points are given; else, if the
-/// opponent threatens five, only the points that block it (any other move loses at once).
+/// opponent threatens five, only the points that block it (any other move loses at once);
+/// else, if the opponent has an open three, only its answers and the mover's own fours (any
+/// other move lets it become an open four), however many or few.
 /// The empty board gives its centre; `limit` 0 gives every legal move.
 pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     out.clear();
@@ -331,7 +333,36 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
             count += 1;
         }
     }
-    let ranked = &mut ranked[..count];
+    let mut ranked = &mut ranked[..count];
+    // Facing an open three (and no four to answer or make five with), only the moves that
+    // stop it or make a four of the mover's own can avoid an open four next move: the rest
+    // are lost, so the node searches those few and can go deeper.
+    let mut defences = Vec::new();
+    if !wins
+        && !blocks
+        && game
+            .pattern_counts(game.to_move().other())
+            .get(Shape::OpenThree)
+            > 0
+        && game.open_three_defences(&mut defences)
+        && !defences.is_empty()
+    {
+        let mut kept = 0;
+        let mut next = 0;
+        while next < ranked.len() {
+            let key = ranked[next];
+            if defences.contains(&(key as Cell)) {
+                ranked[kept] = key;
+                kept += 1;
+            }
+            next += 1;
+        }
+        if kept > 0 {
+            ranked = &mut ranked[..kept];
+            count = kept;
+            blocks = true;
+        }
+    }
     let keep = if wins || blocks {
         count
     } else {
@@ -344,7 +375,7 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     ranked.sort_unstable();
     let forced = if wins {
         0
-    } else if blocks {
+    } else if blocks && defences.is_empty() {
         1
     } else {
         u32::MAX

@@ -367,14 +367,46 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
         &mut seen,
         &mut candidates,
     );
-    let mut position = game.clone();
+    // Read per line rather than by playing each point: a stone changes only its own four
+    // lines, so it answers every open three when each line holding one passes through it
+    // and is left without one.
+    let (a, d) = (attacker.index(), defender.index());
+    let mut three_lines = [0usize; 8];
+    let mut threes = 0;
+    for (index, line) in game.lines.iter().enumerate().take(6 * game.size() - 2) {
+        if line.shapes[a] & HAS_OPEN_THREE != 0 {
+            if threes == three_lines.len() {
+                // More open threes than one stone's four lines can hold: none answers all.
+                threes = usize::MAX;
+                break;
+            }
+            three_lines[threes] = index;
+            threes += 1;
+        }
+    }
     for &cell in &candidates {
-        let undo = position.play(cell);
-        let counters = position.pattern_counts(defender).fours() > 0;
-        if counters || !position.has_open_three(attacker) {
+        let (row, col) = game.row_col(cell);
+        let through = game.lines_through(row, col);
+        let counters = game
+            .shapes_if_played(cell, defender)
+            .iter()
+            .any(|s| s.is_four());
+        let answers = threes <= through.len()
+            && three_lines[..threes].iter().all(|&index| {
+                through.iter().any(|&(l, pos)| {
+                    let line = &game.lines[l];
+                    l == index
+                        && game.table.line_counts(
+                            line.stones[a],
+                            line.stones[d] | 1 << pos,
+                            u32::from(line.len),
+                        ) & HAS_OPEN_THREE
+                            == 0
+                })
+            });
+        if counters || answers {
             out.push(cell);
         }
-        position.undo(cell, undo);
     }
     if out.is_empty() {
         // No single move answers every open three (two of them on lines that do not cross,
@@ -387,6 +419,13 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
 }
 
 impl Gomoku {
+    /// The side to move's answers to the opponent's open three (see [`defences`]): the
+    /// points after which the opponent has no open three left, and the mover's own fours.
+    /// False when the mover is not forced to answer one.
+    pub(super) fn open_three_defences(&self, out: &mut Vec<Cell>) -> bool {
+        defences(self, ThreatKind::Vct, out)
+    }
+
     /// A forced win for the side to move by `kind` threats within `limits`: the line from
     /// the first move to the five (the defender's replies being the first defences found),
     /// and the nodes spent.
