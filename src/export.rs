@@ -40,10 +40,15 @@ pub struct ExportNode {
     /// The value came from the transposition table (the node was not expanded).
     #[serde(default)]
     pub tt_hit: bool,
+    /// For a table cut-off: the depth of the search that stored the entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored_depth: Option<u32>,
     /// What the node was: `search`, `null_window` (a test of a later move), `re_search`
     /// (that move again with the full window), `aspiration` and `aspiration_retry` (the
     /// root's windows), `null_test` (an MTD(f) pass), `range_cut` (proven by the points
-    /// still open) or `skipped` (a move a cut-off made unnecessary; not searched).
+    /// still open), `skipped` (a move a cut-off made unnecessary; not searched) or
+    /// `aspiration_failed` (an earlier pass over the root whose aspiration window failed: a
+    /// child of the root without a move, its children that pass's root moves).
     #[serde(default)]
     pub kind: NodeKind,
 }
@@ -88,6 +93,7 @@ fn export_node<G: Game>(game: &G, id: usize, n: &TreeNode<G::Move>) -> ExportNod
         skipped: n.skipped,
         pv: n.on_pv,
         tt_hit: n.tt_hit,
+        stored_depth: n.stored_depth,
         kind: n.kind,
     }
 }
@@ -196,6 +202,7 @@ pub fn kind_text(kind: NodeKind) -> &'static str {
         NodeKind::NullTest => "MTD(f) test",
         NodeKind::RangeCut => "proven by open points",
         NodeKind::Skipped => "not searched",
+        NodeKind::AspirationFailed => "failed aspiration pass",
     }
 }
 
@@ -211,7 +218,7 @@ fn bound_words(bound: Bound) -> &'static str {
 
 /// A one-line description of a node (the text format and the TUI share it).
 pub fn describe<G: Game>(node: &ExportNode) -> String {
-    let name = node.mv.as_deref().unwrap_or("root");
+    let name = node_name(node);
     let pv = if node.pv { "*" } else { "" };
     if node.kind == NodeKind::Skipped {
         return format!("{pv}{name}  not searched (skipped by the cut-off above)");
@@ -231,8 +238,9 @@ pub fn describe<G: Game>(node: &ExportNode) -> String {
     }
     if node.tt_hit {
         parts.push(format!(
-            "table cut-off (stored {})",
-            bound_words(node.bound)
+            "table cut-off (stored {}{})",
+            bound_words(node.bound),
+            stored_by(node.stored_depth)
         ));
     }
     let kind = kind_text(node.kind);
@@ -240,6 +248,20 @@ pub fn describe<G: Game>(node: &ExportNode) -> String {
         parts.push(kind.to_string());
     }
     parts.join("  ")
+}
+
+/// ", from a depth-5 search" for a table cut-off whose entry's depth is known.
+fn stored_by(depth: Option<u32>) -> String {
+    depth.map_or_else(String::new, |d| format!(" from a depth-{d} search"))
+}
+
+/// A node's name: its move, `root`, or `aspiration pass` for a failed pass over the root.
+fn node_name(node: &ExportNode) -> &str {
+    match (&node.mv, node.kind) {
+        (Some(mv), _) => mv,
+        (None, NodeKind::AspirationFailed) => "aspiration pass",
+        (None, _) => "root",
+    }
 }
 
 fn children(tree: &ExportTree) -> Vec<Vec<u32>> {
@@ -284,18 +306,23 @@ pub fn to_dot<G: Game>(tree: &ExportTree) -> String {
     );
     for node in &tree.nodes {
         let mut label = if node.kind == NodeKind::Skipped {
-            format!("{}\\nnot searched", node.mv.as_deref().unwrap_or("root"))
+            format!("{}\\nnot searched", node_name(node))
         } else {
             format!(
                 "{}\\n{} {}",
-                node.mv.as_deref().unwrap_or("root"),
+                node_name(node),
                 score::format::<G>(node.value),
                 window_text::<G>(node.alpha, node.beta)
             )
         };
         let kind = kind_text(node.kind);
         if node.tt_hit {
-            let _ = write!(label, "\\ntable cut-off ({})", bound_words(node.bound));
+            let _ = write!(
+                label,
+                "\\ntable cut-off ({}{})",
+                bound_words(node.bound),
+                stored_by(node.stored_depth)
+            );
         } else if !kind.is_empty() && node.kind != NodeKind::Skipped {
             let _ = write!(label, "\\n{kind}");
         }

@@ -8,7 +8,7 @@ use gametree::engine::limits::StopFlag;
 use gametree::engine::result::SearchResult;
 use gametree::engine::score::{INFINITY, WIN};
 use gametree::engine::stats::SearchStats;
-use gametree::engine::tree::{Bound, NodeKind, SearchObserver, SearchTree, TreeRecorder};
+use gametree::engine::tree::{Bound, NodeKind, SearchObserver, SearchTree, TreeNode, TreeRecorder};
 use gametree::engine::{Evaluator, Game, Player};
 use gametree::export::{ExportTree, export, to_dot, to_text};
 use gametree::games::dots::Dots;
@@ -258,6 +258,79 @@ fn a_stopped_iteration_gives_way_to_the_completed_one() {
     assert!(tree.unfinished);
 }
 
+#[test]
+fn a_failed_aspiration_pass_stays_as_a_row_of_the_root() {
+    let mut recorder = TreeRecorder::<u8>::new(100);
+    recorder.begin_iteration(2);
+    recorder.label_next(NodeKind::Aspiration);
+    recorder.enter(None, 2, Player::First, 90, 110);
+    recorder.enter(Some(3), 1, Player::Second, -110, -90);
+    recorder.enter(Some(5), 0, Player::First, 90, 110);
+    recorder.leave(130, Bound::Exact, 0);
+    recorder.leave(-130, Bound::Upper, 0);
+    recorder.leave(130, Bound::Lower, 2);
+    recorder.begin_iteration(2);
+    recorder.label_next(NodeKind::AspirationRetry);
+    recorder.enter(None, 2, Player::First, 90, 400);
+    recorder.enter(Some(3), 1, Player::Second, -400, -90);
+    recorder.leave(-130, Bound::Exact, 0);
+    recorder.leave(130, Bound::Exact, 0);
+    let tree = recorder.clone().finish();
+    let root = &tree.nodes[0];
+    assert_eq!(root.kind, NodeKind::AspirationRetry);
+    assert_eq!(root.children.len(), 2, "{tree:?}");
+    let pass = &tree.nodes[root.children[0] as usize];
+    assert_eq!(pass.kind, NodeKind::AspirationFailed);
+    assert_eq!((pass.mv, pass.alpha, pass.beta), (None, 90, 110));
+    assert_eq!(
+        (pass.value, pass.bound, pass.skipped),
+        (130, Bound::Lower, 2)
+    );
+    assert_eq!(pass.children.len(), 1);
+    let row = &tree.nodes[pass.children[0] as usize];
+    assert_eq!(
+        (row.mv, row.value, row.bound),
+        (Some(3), -130, Bound::Upper)
+    );
+    assert_eq!(row.parent, Some(root.children[0]));
+    assert!(
+        row.children.is_empty(),
+        "the pass's deeper nodes are not kept"
+    );
+    assert_eq!(tree.nodes[root.children[1] as usize].mv, Some(3));
+    // The next iteration starts without them.
+    recorder.begin_iteration(3);
+    recorder.enter(None, 3, Player::First, 90, 400);
+    recorder.leave(120, Bound::Exact, 0);
+    assert_eq!(recorder.finish().nodes.len(), 1);
+}
+
+#[test]
+fn root_moves_a_stopped_search_never_reached_are_added() {
+    let game = TicTacToe::new();
+    let mut recorder = TreeRecorder::new(100);
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    recorder.enter(None, 2, Player::First, -INFINITY, INFINITY);
+    recorder.enter(Some(moves[0]), 1, Player::Second, -INFINITY, INFINITY);
+    recorder.leave(0, Bound::Exact, 0);
+    recorder.leave(0, Bound::Exact, 0);
+    let mut tree = recorder.finish();
+    tree.add_unreached_root_moves(&game);
+    let root = &tree.nodes[0];
+    assert_eq!(root.children.len(), moves.len());
+    let added: Vec<_> = root.children[1..]
+        .iter()
+        .map(|&c| &tree.nodes[c as usize])
+        .collect();
+    assert!(added.iter().all(|n| n.kind == NodeKind::Skipped));
+    assert_eq!(
+        added.iter().map(|n| n.mv.unwrap()).collect::<Vec<_>>(),
+        moves[1..]
+    );
+    assert_eq!(tree.searched_count(), 2);
+}
+
 /// Timed full-engine searches of Gomoku (the time runs out inside an iteration): the tree
 /// shown is the iteration the answer came from, its root value the engine's value, or it
 /// says that it is an unfinished iteration.
@@ -376,6 +449,8 @@ fn the_full_engine_labels_null_windows_re_searches_and_aspiration() {
     let game = Kalah::new_game(&options);
     let eval = Kalah::evaluator(&options, "default").unwrap();
     let mut re_searched = 0;
+    let mut kept_passes = 0;
+    let mut table_cuts = 0;
     for depth in 3..=8 {
         let settings = EngineSettings {
             random_ties: false,
@@ -423,10 +498,41 @@ fn the_full_engine_labels_null_windows_re_searches_and_aspiration() {
             };
             assert!(better, "the test said: better");
         }
+        // A retried root keeps the failed passes before it, as rows of the root.
+        let failed: Vec<&TreeNode<_>> = tree.nodes[0]
+            .children
+            .iter()
+            .map(|&c| &tree.nodes[c as usize])
+            .filter(|n| n.kind == NodeKind::AspirationFailed)
+            .collect();
+        assert_eq!(
+            !failed.is_empty(),
+            kinds[0] == NodeKind::AspirationRetry,
+            "depth {depth}"
+        );
+        kept_passes += failed.len();
+        for pass in failed {
+            assert_eq!((pass.mv, pass.depth), (None, depth));
+            assert_ne!(pass.bound, Bound::Exact, "a failed pass is a bound");
+            assert!(!pass.children.is_empty());
+            for &c in &pass.children {
+                let row = &tree.nodes[c as usize];
+                assert!(row.mv.is_some() && row.children.is_empty());
+            }
+        }
+        for node in tree.nodes.iter().filter(|n| n.tt_hit) {
+            table_cuts += 1;
+            assert!(
+                node.stored_depth.is_some_and(|d| d <= node.depth),
+                "a table cut-off knows its entry's depth: {node:?}"
+            );
+        }
         let text = to_text::<Kalah>(&export(&game, &tree));
         assert!(text.contains("null-window test"));
         assert!(text.contains("aspiration"));
     }
+    assert!(kept_passes > 0, "some aspiration window fails on Kalah");
+    assert!(table_cuts > 0, "some node is a table cut-off");
     assert!(
         re_searched > 0,
         "some null-window test succeeds and is searched again"

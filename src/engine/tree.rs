@@ -59,6 +59,10 @@ pub enum NodeKind {
     RangeCut,
     /// Not searched: a cut-off at its parent made it unnecessary (added after the search).
     Skipped,
+    /// An aspiration pass over the root whose value fell outside its window (a child of the
+    /// root, before the pass that followed it; no move). Its children are that pass's root
+    /// moves, with their values; their own subtrees are not kept.
+    AspirationFailed,
 }
 
 /// Receives the search's walk through the tree. Every method defaults to nothing, so an
@@ -94,9 +98,11 @@ pub trait SearchObserver<M> {
     fn range_cut(&mut self) {}
 
     /// The node entered last was answered by the transposition table (its value came from
-    /// a stored entry; it has no children).
+    /// an entry stored by a search `stored_depth` moves deep; it has no children).
     #[inline]
-    fn tt_hit(&mut self) {}
+    fn tt_hit(&mut self, stored_depth: u32) {
+        let _ = stored_depth;
+    }
 
     /// An iterative-deepening search starts the iteration to `depth`. A recorder keeps only
     /// the last iteration's tree, which is the one the answer comes from.
@@ -139,6 +145,10 @@ pub struct TreeNode<M> {
     pub on_pv: bool,
     /// The value came from the transposition table (the node was not expanded).
     pub tt_hit: bool,
+    /// For a table cut-off: the depth of the search that stored the entry (this node's
+    /// depth, or less for a proven value).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored_depth: Option<u32>,
     /// What the node was (a plain search, a null-window test, a skipped move...).
     #[serde(default)]
     pub kind: NodeKind,
@@ -219,7 +229,9 @@ impl<M: Copy + PartialEq> SearchTree<M> {
         let mut cut: Vec<u32> = (0..self.nodes.len() as u32)
             .filter(|&i| {
                 let n = &self.nodes[i as usize];
-                n.skipped > 0 && !n.children.is_empty() && n.kind != NodeKind::Skipped
+                n.skipped > 0
+                    && !n.children.is_empty()
+                    && !matches!(n.kind, NodeKind::Skipped | NodeKind::AspirationFailed)
             })
             .collect();
         cut.sort_by_key(|&i| std::cmp::Reverse(self.nodes[i as usize].depth));
@@ -260,28 +272,57 @@ impl<M: Copy + PartialEq> SearchTree<M> {
                 continue;
             }
             room -= unsearched.len();
-            let depth = node.depth.saturating_sub(1);
             for mv in unsearched {
-                let mut child = position.clone();
-                child.play(mv);
-                let index = self.nodes.len() as u32;
-                self.nodes.push(TreeNode {
-                    parent: Some(id),
-                    mv: Some(mv),
-                    depth,
-                    to_move: child.to_move(),
-                    alpha: 0,
-                    beta: 0,
-                    value: 0,
-                    bound: Bound::Exact,
-                    skipped: 0,
-                    on_pv: false,
-                    tt_hit: false,
-                    kind: NodeKind::Skipped,
-                    children: Vec::new(),
-                });
-                self.nodes[id as usize].children.push(index);
+                self.add_unsearched(id, &position, mv);
             }
+        }
+    }
+
+    /// Adds `mv`, played from `position` (node `parent`'s), as a child of `parent` of kind
+    /// [`NodeKind::Skipped`].
+    fn add_unsearched<G: Game<Move = M>>(&mut self, parent: u32, position: &G, mv: M) {
+        let Some(depth) = self.nodes.get(parent as usize).map(|p| p.depth) else {
+            return;
+        };
+        let mut child = position.clone();
+        child.play(mv);
+        let index = self.nodes.len() as u32;
+        self.nodes.push(TreeNode {
+            parent: Some(parent),
+            mv: Some(mv),
+            depth: depth.saturating_sub(1),
+            to_move: child.to_move(),
+            alpha: 0,
+            beta: 0,
+            value: 0,
+            bound: Bound::Exact,
+            skipped: 0,
+            on_pv: false,
+            tt_hit: false,
+            stored_depth: None,
+            kind: NodeKind::Skipped,
+            children: Vec::new(),
+        });
+        self.nodes[parent as usize].children.push(index);
+    }
+
+    /// Adds the root moves of `root` that the search never reached (it was stopped, say a
+    /// minimax that gave up at its node budget) as nodes of kind [`NodeKind::Skipped`]
+    /// after the root's searched children, so the tree shows every root move. A plain
+    /// minimax root has no cut-off, so its skipped moves are exactly these.
+    pub fn add_unreached_root_moves<G: Game<Move = M>>(&mut self, root: &G) {
+        let Some(root_node) = self.nodes.first() else {
+            return;
+        };
+        let reached: Vec<M> = root_node
+            .children
+            .iter()
+            .filter_map(|&c| self.nodes.get(c as usize).and_then(|n| n.mv))
+            .collect();
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        for mv in moves.into_iter().filter(|m| !reached.contains(m)) {
+            self.add_unsearched(0, root, mv);
         }
     }
 
@@ -309,6 +350,9 @@ pub struct TreeRecorder<M> {
     skipping: u32,
     /// The kind of the next node entered.
     next_kind: NodeKind,
+    /// Root rows of this iteration's failed aspiration passes, each a failed root with its
+    /// children (no deeper nodes), to be kept under the next pass's root.
+    failed: Vec<Vec<TreeNode<M>>>,
 }
 
 impl<M: Copy + PartialEq> TreeRecorder<M> {
@@ -321,6 +365,7 @@ impl<M: Copy + PartialEq> TreeRecorder<M> {
             budget,
             skipping: 0,
             next_kind: NodeKind::Search,
+            failed: Vec::new(),
         }
     }
 
@@ -363,6 +408,53 @@ impl<M: Copy + PartialEq> TreeRecorder<M> {
     }
 }
 
+impl<M: Copy + PartialEq> TreeRecorder<M> {
+    /// Adds this iteration's failed aspiration passes under the root just entered, each as
+    /// an [`NodeKind::AspirationFailed`] node with its root rows.
+    fn keep_failed_passes(&mut self) {
+        for pass in std::mem::take(&mut self.failed) {
+            let base = self.tree.nodes.len() as u32;
+            for (i, mut node) in pass.into_iter().enumerate() {
+                if i == 0 {
+                    node.parent = Some(0);
+                    node.kind = NodeKind::AspirationFailed;
+                    for child in &mut node.children {
+                        *child += base;
+                    }
+                    self.tree.nodes[0].children.push(base);
+                } else {
+                    node.parent = Some(base);
+                }
+                self.tree.nodes.push(node);
+            }
+        }
+    }
+}
+
+/// A pass's root and its children (the root moves), renumbered 0, 1, 2...: the children
+/// lose their own children.
+fn root_rows<M: Copy>(tree: &SearchTree<M>) -> Vec<TreeNode<M>> {
+    let Some(root) = tree.nodes.first() else {
+        return Vec::new();
+    };
+    let children: Vec<TreeNode<M>> = root
+        .children
+        .iter()
+        .filter_map(|&c| tree.nodes.get(c as usize))
+        .map(|child| TreeNode {
+            parent: Some(0),
+            children: Vec::new(),
+            ..child.clone()
+        })
+        .collect();
+    let mut rows = vec![TreeNode {
+        children: (1..=children.len() as u32).collect(),
+        ..root.clone()
+    }];
+    rows.extend(children);
+    rows
+}
+
 impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
     fn enter(&mut self, mv: Option<M>, depth: u32, to_move: Player, alpha: i32, beta: i32) {
         // A root move is kept past the budget (the stack holds just the root then).
@@ -391,10 +483,14 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
             skipped: 0,
             on_pv: false,
             tt_hit: false,
+            stored_depth: None,
             kind,
             children: Vec::new(),
         });
         self.stack.push(index);
+        if parent.is_none() {
+            self.keep_failed_passes();
+        }
     }
 
     fn leave(&mut self, value: i32, bound: Bound, skipped: u32) {
@@ -423,23 +519,32 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
         }
     }
 
-    fn tt_hit(&mut self) {
+    fn tt_hit(&mut self, stored_depth: u32) {
         if self.skipping > 0 {
             return;
         }
         if let Some(&index) = self.stack.last() {
-            self.tree.nodes[index as usize].tt_hit = true;
+            let node = &mut self.tree.nodes[index as usize];
+            node.tt_hit = true;
+            node.stored_depth = Some(stored_depth);
         }
     }
 
     fn begin_iteration(&mut self, depth: u32) {
-        let _ = depth;
         let previous = std::mem::replace(&mut self.tree, Self::empty(self.budget));
-        let finished = self.stack.is_empty()
-            && previous
-                .nodes
-                .first()
-                .is_some_and(|root| root.bound == Bound::Exact);
+        let root = previous.nodes.first();
+        let finished = self.stack.is_empty() && root.is_some_and(|root| root.bound == Bound::Exact);
+        let failed_aspiration = self.stack.is_empty()
+            && root.is_some_and(|root| {
+                root.depth == depth
+                    && root.bound != Bound::Exact
+                    && matches!(root.kind, NodeKind::Aspiration | NodeKind::AspirationRetry)
+            });
+        if failed_aspiration {
+            self.failed.push(root_rows(&previous));
+        } else {
+            self.failed.clear();
+        }
         if finished {
             self.completed = Some(previous);
         }

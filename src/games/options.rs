@@ -45,6 +45,14 @@ impl OptionDoc {
         }
     }
 
+    /// Every game's `depth`: no flag, since `--depth` is the engine setting (whose 0 means
+    /// this option).
+    pub const DEPTH: Self = Self::no_flag(
+        "depth",
+        "Default depth",
+        "engine search depth when a player's own depth is 0",
+    );
+
     /// The same, with `name` as the flag's value name.
     #[must_use]
     pub const fn value_name(self, name: &'static str) -> Self {

@@ -235,11 +235,7 @@ impl Default for TicTacToeOptions {
 }
 
 impl GameOptions for TicTacToeOptions {
-    const DOCS: &'static [OptionDoc] = &[OptionDoc::no_flag(
-        "depth",
-        "Default depth",
-        "engine search depth when a player's own depth is 0",
-    )];
+    const DOCS: &'static [OptionDoc] = &[OptionDoc::DEPTH];
 
     fn validate(&self, source: &str) -> Result<(), ConfigError> {
         if !(1..=9).contains(&self.depth) {

@@ -43,14 +43,17 @@ pub enum Event<R> {
 /// unfinished escape sequence after a short timeout, so nothing waits on the rest of it; the
 /// tick has a thread of its own all the same, so the clock, engine-against-engine play and
 /// the quit timer never depend on input. Resizes are noticed by asking the terminal's size
-/// whenever input arrives and at every tick.
+/// whenever input arrives: a `SIGWINCH` (the terminal changed size) arrives as an empty chunk
+/// of input (see [`spawn_resize_waker`]), so a resize is drawn at once; the size is asked at
+/// every tick as well, for terminals that send no signal.
 pub struct InputThread {
     stop: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
 }
 
-/// What the reader thread sends: bytes as they were read, or why reading ended.
-type Chunk = Result<Vec<u8>, String>;
+/// What the reader thread sends: bytes as they were read (none: the terminal's size may
+/// have changed), or why reading ended.
+pub type Chunk = Result<Vec<u8>, String>;
 
 /// The reader thread's channel while no input thread holds it.
 static BYTES: Mutex<Option<Receiver<Chunk>>> = Mutex::new(None);
@@ -77,6 +80,8 @@ fn take_bytes() -> std::io::Result<Receiver<Chunk>> {
     let (tx, rx) = mpsc::channel();
     if !READER.swap(true, Ordering::SeqCst) {
         let mut tty = open_terminal()?;
+        // Without the signal a resize is still seen within a tick.
+        let _ = spawn_resize_waker(tx.clone());
         std::thread::Builder::new()
             .name("gametree-reader".to_string())
             .spawn(move || read_loop(&mut tty, &tx))?;
@@ -99,6 +104,23 @@ fn read_loop(tty: &mut File, tx: &Sender<Chunk>) {
             return;
         }
     }
+}
+
+/// Sends an empty chunk to `tx` whenever the process gets `SIGWINCH`, so the input thread
+/// wakes and asks the terminal's size at once instead of at the next tick. The thread ends
+/// when `tx`'s receiver is gone.
+pub fn spawn_resize_waker(tx: Sender<Chunk>) -> std::io::Result<()> {
+    let mut signals = signal_hook::iterator::Signals::new([signal_hook::consts::signal::SIGWINCH])?;
+    std::thread::Builder::new()
+        .name("gametree-resize".to_string())
+        .spawn(move || {
+            for _ in signals.forever() {
+                if tx.send(Ok(Vec::new())).is_err() {
+                    return;
+                }
+            }
+        })?;
+    Ok(())
 }
 
 /// Gives the reader's channel back for the next screen.
@@ -192,5 +214,24 @@ fn input_loop<R>(bytes: &Borrowed, tx: &Sender<Event<R>>, stop: &AtomicBool) {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resize_signal_wakes_the_input_thread_with_an_empty_chunk() {
+        let (tx, rx) = mpsc::channel();
+        spawn_resize_waker(tx).unwrap();
+        signal_hook::low_level::raise(signal_hook::consts::signal::SIGWINCH).unwrap();
+        // Only a lost signal reaches this limit.
+        let chunk = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        assert_eq!(chunk, Ok(Vec::new()));
+        // An empty chunk decodes to nothing: the wake-up itself is no input.
+        let mut events = Vec::new();
+        Decoder::new().feed(&[], Instant::now(), &mut events);
+        assert!(events.is_empty());
     }
 }

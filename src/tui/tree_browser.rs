@@ -219,8 +219,12 @@ impl<G: Playable> Recorded<G> {
         let mut path = Vec::new();
         let mut line = String::new();
         for step in TreeViewState::path(&self.tree, id).into_iter().skip(1) {
-            let Some(mv) = self.tree.nodes.get(step as usize).and_then(|n| n.mv) else {
+            let Some(node) = self.tree.nodes.get(step as usize) else {
                 break;
+            };
+            // A failed aspiration pass is a row of the root: its moves are the root's.
+            let Some(mv) = node.mv else {
+                continue;
             };
             let mover = position.to_move();
             let text = position.format_move(mv);
@@ -749,11 +753,14 @@ fn place_text<G: Playable>(rec: &Recorded<G>, at: u32) -> String {
 
 /// The move of node `id` in notation (`root` for the root).
 fn move_name<G: Playable>(rec: &Recorded<G>, id: u32) -> String {
-    rec.tree
-        .nodes
-        .get(id as usize)
-        .and_then(|n| n.mv)
-        .map_or_else(|| "root".to_string(), |m| rec.root.format_move(m))
+    let node = rec.tree.nodes.get(id as usize);
+    match node.and_then(|n| n.mv) {
+        Some(m) => rec.root.format_move(m),
+        None if node.is_some_and(|n| n.kind == NodeKind::AspirationFailed) => {
+            "the aspiration pass".to_string()
+        }
+        None => "root".to_string(),
+    }
 }
 
 /// Where `owner`'s `value` came from, as a clause: `B can already get +0 with b1 at the
@@ -826,10 +833,19 @@ pub fn cut_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move
     )
 }
 
+/// "high" for a pass whose value reached its beta (a lower bound), else "low".
+pub fn failed_side(bound: Bound) -> &'static str {
+    if bound == Bound::Lower { "high" } else { "low" }
+}
+
 /// The one-line explanation of node `id` of a recorded search.
 pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
     let value = score::format::<G>(node.value);
     let window = window_text::<G>(node.alpha, node.beta);
+    if node.kind == NodeKind::Skipped && rec.gave_up && node.parent == Some(0) {
+        return "not searched: minimax gave up at its node budget before it reached this move"
+            .to_string();
+    }
     if node.kind == NodeKind::Skipped {
         let why = node
             .parent
@@ -850,9 +866,44 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
                 stays_below_text::<G>(node.alpha)
             ),
         };
+        let (searcher, proven) = match node.stored_depth {
+            Some(d) if d < node.depth => (
+                format!("a depth-{d} search"),
+                format!(
+                    " (proven: exact at any depth, so it serves this depth-{} node too)",
+                    node.depth
+                ),
+            ),
+            Some(d) => (format!("a depth-{d} search"), String::new()),
+            None => ("an earlier search".to_string(), String::new()),
+        };
         return format!(
-            "table cut-off: an earlier search stored {stored}; enough for the window {window}, \
-             so it is not searched again"
+            "table cut-off: {searcher} stored {stored}{proven}; enough for the window \
+             {window}, so it is not searched again"
+        );
+    }
+    if node.kind == NodeKind::AspirationFailed {
+        return format!(
+            "aspiration pass with the window {window}: it failed {}, so the root was searched \
+             again with a wider window (the rows after this one). Its root moves are kept \
+             below, their subtrees not",
+            failed_side(node.bound)
+        );
+    }
+    if let Some(pass) = node
+        .parent
+        .and_then(|p| rec.tree.nodes.get(p as usize))
+        .filter(|p| p.kind == NodeKind::AspirationFailed)
+    {
+        return format!(
+            "searched in the aspiration pass {} that failed: {} {value}; its subtree is not \
+             kept",
+            window_text::<G>(pass.alpha, pass.beta),
+            match node.bound {
+                Bound::Exact => "exact value",
+                Bound::Lower => "at least",
+                Bound::Upper => "at most",
+            }
         );
     }
     if node.kind == NodeKind::RangeCut {

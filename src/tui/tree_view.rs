@@ -365,6 +365,7 @@ mod tests {
                 skipped: 0,
                 on_pv,
                 tt_hit: false,
+                stored_depth: None,
                 kind: crate::engine::tree::NodeKind::Search,
                 children: Vec::new(),
             })

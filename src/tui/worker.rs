@@ -451,6 +451,9 @@ fn run_job<G: Playable>(
                 let gave_up = observer.gave_up;
                 let mut tree = observer.recorder.finish_for(&result);
                 tree.add_skipped(root, skipped_room(max_nodes, &tree));
+                if gave_up {
+                    tree.add_unreached_root_moves(root);
+                }
                 sink(Report::Compared {
                     id,
                     index,
@@ -521,8 +524,8 @@ impl<M: Copy + PartialEq> SearchObserver<M> for Budgeted<'_, M> {
         self.recorder.leave(value, bound, skipped);
     }
 
-    fn tt_hit(&mut self) {
-        self.recorder.tt_hit();
+    fn tt_hit(&mut self, stored_depth: u32) {
+        self.recorder.tt_hit(stored_depth);
     }
 
     fn begin_iteration(&mut self, depth: u32) {

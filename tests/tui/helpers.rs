@@ -209,6 +209,7 @@ pub fn fake(
             skipped: 0,
             on_pv: true,
             tt_hit: false,
+            stored_depth: None,
             kind: gametree::engine::tree::NodeKind::Search,
             children: Vec::new(),
         }],

@@ -247,7 +247,7 @@ where
                 if cuts {
                     self.stats.tt_cutoffs += 1;
                     self.height = entry.proven.then_some(entry.depth);
-                    self.observer.tt_hit();
+                    self.observer.tt_hit(entry.depth);
                     self.observer.leave(value, entry.bound, 0);
                     return value;
                 }

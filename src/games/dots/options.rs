@@ -51,11 +51,7 @@ impl GameOptions for DotsOptions {
     const DOCS: &'static [OptionDoc] = &[
         OptionDoc::flag("rows", "Rows of boxes", "rows of boxes, 1..=9"),
         OptionDoc::flag("cols", "Columns of boxes", "columns of boxes, 1..=9"),
-        OptionDoc::no_flag(
-            "depth",
-            "Default depth",
-            "engine search depth when a player's own depth is 0",
-        ),
+        OptionDoc::DEPTH,
     ];
 
     fn validate(&self, source: &str) -> Result<(), ConfigError> {

@@ -686,11 +686,7 @@ impl GameOptions for GomokuOptions {
             "Candidates",
             "candidate moves the playing search considers per node (0 = all)",
         ),
-        OptionDoc::no_flag(
-            "depth",
-            "Default depth",
-            "engine search depth when a player's own depth is 0",
-        ),
+        OptionDoc::DEPTH,
         OptionDoc::flag(
             "threats",
             "Threats",

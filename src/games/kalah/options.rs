@@ -224,11 +224,7 @@ impl GameOptions for KalahOptions {
             "capture even when the opposite pit is empty (true|false)",
         )
         .value_name("BOOL"),
-        OptionDoc::no_flag(
-            "depth",
-            "Default depth",
-            "engine search depth when a player's own depth is 0",
-        ),
+        OptionDoc::DEPTH,
         OptionDoc::flag(
             "endgame_stones",
             "Endgame stones",

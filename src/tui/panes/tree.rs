@@ -18,8 +18,8 @@ use crate::tui::action::Pane;
 use crate::tui::layout;
 use crate::tui::theme::Theme;
 use crate::tui::tree_browser::{
-    Recorded, TreeBrowser, bound_name, bound_text, kind_text, row_indent, text_width, window_text,
-    wrap,
+    Recorded, TreeBrowser, bound_name, bound_text, failed_side, kind_text, row_indent, text_width,
+    window_text, wrap,
 };
 use crate::tui::tree_view::Row;
 use crate::tui::worker::Purpose;
@@ -94,9 +94,20 @@ fn row_line<'a, G: Playable>(
     let mut parts: Vec<(String, Style)> = Vec::new();
     if node.kind == NodeKind::Skipped {
         parts.push((name, theme.dim));
-        parts.push((" not searched".to_string(), theme.dim));
+        let why = if rec.gave_up && node.parent == Some(0) {
+            " not searched: minimax gave up"
+        } else {
+            " not searched"
+        };
+        parts.push((why.to_string(), theme.dim));
     } else {
-        parts.push((name, strong));
+        // A failed aspiration pass has no move: it is named, and says how it failed.
+        let failed = node.kind == NodeKind::AspirationFailed;
+        if failed {
+            parts.push(("aspiration pass".to_string(), theme.info));
+        } else {
+            parts.push((name, strong));
+        }
         // Each value is for the side to move at its node (negamax), in that side's colour.
         parts.push((
             format!(" {}", bound_text::<G>(node.value)),
@@ -106,14 +117,18 @@ fn row_line<'a, G: Playable>(
             format!(" {}", window_text::<G>(node.alpha, node.beta)),
             theme.dim,
         ));
-        parts.push((
-            format!(" {}", bound_name(node.bound)),
-            if node.bound == Bound::Exact {
-                theme.dim
-            } else {
-                theme.cut
-            },
-        ));
+        if failed {
+            parts.push((format!(" failed {}", failed_side(node.bound)), theme.cut));
+        } else {
+            parts.push((
+                format!(" {}", bound_name(node.bound)),
+                if node.bound == Bound::Exact {
+                    theme.dim
+                } else {
+                    theme.cut
+                },
+            ));
+        }
         if node.skipped > 0 {
             parts.push((format!(" ✂{}", node.skipped), theme.cut));
         }
@@ -121,7 +136,7 @@ fn row_line<'a, G: Playable>(
             parts.push((" TT".to_string(), theme.info));
         }
         let kind = kind_text(node.kind);
-        if !kind.is_empty() {
+        if !kind.is_empty() && !failed {
             parts.push((format!(" · {kind}"), theme.info));
         }
     }
