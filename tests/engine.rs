@@ -194,6 +194,56 @@ proptest! {
     }
 }
 
+/// `Game::table_move` gives, for every table index, exactly the generated move stored under
+/// that index in the position's orientation (the legal moves; the solver's moves when
+/// solving), and nothing for indexes no such move has (Kalah, Gomoku, Dots and Boxes).
+fn check_table_moves<G: Game>(game: &G) {
+    let orientation = game.table_orientation();
+    for solving in [false, true] {
+        let mut moves = Vec::new();
+        if solving {
+            game.solver_moves(&mut moves);
+        } else {
+            game.legal_moves(&mut moves);
+        }
+        for index in 0..game.move_space() + 2 {
+            let expected = moves
+                .iter()
+                .copied()
+                .find(|&mv| game.table_move_index_in(orientation, mv) == index);
+            assert_eq!(
+                game.table_move(orientation, index, solving),
+                expected,
+                "index {index}, solving {solving}\n{game}"
+            );
+        }
+    }
+}
+
+#[test]
+fn table_moves_are_the_generated_moves_of_their_index() {
+    let mut answered = 0;
+    for seed in 0..200 {
+        let plies = (seed % 20) as usize;
+        let games = [
+            random_position(dots(3, 3), plies, seed),
+            random_position(dots(2, 3), plies, seed),
+        ];
+        for game in &games {
+            check_table_moves(game);
+            answered += usize::from(
+                game.table_move(game.table_orientation(), 0, false)
+                    .is_some(),
+            );
+        }
+        let game = random_position(gomoku(7, 4), plies, seed);
+        check_table_moves(&game);
+        let game = random_position(kalah(6, 4, seed % 2 == 0), plies, seed);
+        check_table_moves(&game);
+    }
+    assert!(answered > 0, "Dots and Boxes answers table moves");
+}
+
 #[test]
 fn the_random_positions_include_extra_turns() {
     // The Kalah and Dots cases above are only worth their name if extra turns occur in them.

@@ -10,6 +10,7 @@
 )]
 
 mod adapter;
+mod passing;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -31,6 +32,10 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use adapter::{Adaptable, Eval, State};
+use passing::{Passing, PassingEval};
+
+/// The depth of Kalah 6x4's iterative searches, with and without the forced passes.
+const KALAH_ITERATIVE_DEPTH: Option<u32> = Some(12);
 
 /// The transposition table of both sides' iterative searches.
 const TABLE_MB: usize = 64;
@@ -332,13 +337,25 @@ fn bench_table_search<G: Adaptable, E: Evaluator<G> + Copy>(
     c: &mut Criterion,
     group_name: &str,
     (name, game, eval): (&str, &G, E),
+    depths: (u32, u8),
+) {
+    bench_table_search_as(c, group_name, (name, game, eval), (game, &eval), depths);
+}
+
+/// [`bench_table_search`] with our engine searching `ours` (the same game in another form:
+/// [`Passing`]) while the crate searches `game`.
+fn bench_table_search_as<G: Adaptable, E: Evaluator<G> + Copy, O: Game, F: Evaluator<O>>(
+    c: &mut Criterion,
+    group_name: &str,
+    (name, game, eval): (&str, &G, E),
+    (ours, our_eval): (&O, &F),
     (our_depth, their_depth): (u32, u8),
 ) {
     let full_name = format!("{group_name}/{name}");
     if !selected(&full_name) {
         return;
     }
-    let result = ours_full(game, &eval, our_depth);
+    let result = ours_full(ours, our_eval, our_depth);
     let mut state = State::new(game.clone());
     let runs: Vec<(Run, i16)> = (0..COUNT_RUNS)
         .map(|_| iterative_run(&mut state, eval, their_depth))
@@ -347,7 +364,7 @@ fn bench_table_search<G: Adaptable, E: Evaluator<G> + Copy>(
     eprintln!(
         "{full_name}: ours ({OURS_FULL}) value {} nodes {}; minimax crate value {} nodes \
          {their_nodes} (mean of {COUNT_RUNS}, {least}..={most})",
-        score::format::<G>(result.value),
+        score::format::<O>(result.value),
         result.stats.nodes,
         runs.last()
             .map_or_else(String::new, |&(_, value)| describe(value)),
@@ -356,7 +373,7 @@ fn bench_table_search<G: Adaptable, E: Evaluator<G> + Copy>(
     configure(&mut group, 3);
     group.throughput(Throughput::Elements(result.stats.nodes));
     group.bench_function(format!("ours {OURS_FULL} d{our_depth}"), |b| {
-        b.iter_custom(|iters| time_ours_full(iters, game, &eval, our_depth));
+        b.iter_custom(|iters| time_ours_full(iters, ours, our_eval, our_depth));
     });
     group.throughput(Throughput::Elements(their_nodes));
     group.bench_function(format!("minimax d{their_depth}"), |b| {
@@ -466,9 +483,21 @@ fn benches(c: &mut Criterion) {
             eval: StoreEval,
             perft_depth: 8,
             alphabeta_depth: 10,
-            iterative_depth: Some(12),
+            iterative_depth: KALAH_ITERATIVE_DEPTH,
         },
     );
+    // Like for like: our engine with the crate's forced pass after every extra turn, so that
+    // both search the same tree shape to the same nominal depth (see passing.rs).
+    let kalah = Kalah::new(6, 4);
+    if let Some(depth) = KALAH_ITERATIVE_DEPTH {
+        bench_table_search_as(
+            c,
+            "iterative",
+            ("kalah 6x4 with passes", &kalah, StoreEval),
+            (&Passing::new(kalah.clone()), &PassingEval(StoreEval)),
+            (depth, depth as u8),
+        );
+    }
     bench_case(
         c,
         &Case {

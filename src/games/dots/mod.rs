@@ -458,6 +458,27 @@ impl Game for Dots {
         self.symmetry[orientation][mv as usize] as usize
     }
 
+    /// The line whose image under `orientation` is `index` (a scan of the board's lines,
+    /// a few dozen at most), when it is not drawn yet and, when `solving`, is what
+    /// [`Game::solver_moves`] would give.
+    fn table_move(&self, orientation: usize, index: usize, solving: bool) -> Option<Edge> {
+        let images = self.symmetry.get(orientation)?;
+        let n = self.edge_count();
+        let edge = images
+            .get(..n)?
+            .iter()
+            .position(|&e| usize::from(e) == index)?;
+        let drawn = self.drawn.get(edge / 64)? >> (edge % 64) & 1 == 1;
+        if drawn {
+            return None;
+        }
+        let edge = Edge::try_from(edge).ok()?;
+        if solving && let Some(free) = self.free_capture() {
+            return (free == edge).then_some(edge);
+        }
+        Some(edge)
+    }
+
     const ORDER_HINTS: bool = true;
 
     /// Off: among the many lines the hint finds equal, move-generation order keeps sibling

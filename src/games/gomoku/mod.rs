@@ -531,6 +531,17 @@ impl Game for Gomoku {
         usize::from(mv)
     }
 
+    /// Any empty point of the board is a legal move (no symmetries are folded into the
+    /// hash, so the index is the cell): the table's move is searched before the 200-odd
+    /// others are generated and each keyed by evaluating its child.
+    #[inline]
+    fn table_move(&self, _orientation: usize, index: usize, _solving: bool) -> Option<Cell> {
+        let cell = Cell::try_from(index).ok()?;
+        let legal =
+            self.winner.is_none() && index < self.size() * self.size() && self.at(cell).is_none();
+        legal.then_some(cell)
+    }
+
     fn move_space(&self) -> usize {
         self.size() * self.size()
     }

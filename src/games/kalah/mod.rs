@@ -605,13 +605,14 @@ impl Game for Kalah {
         }
         let cycle = 2 * n + 1;
         let reach = mv as usize + stones;
-        // Stones dropped into the own store: it is step `n` of the cycle.
-        let sown = if reach >= n {
-            (reach - n) / cycle + 1
+        // Stones dropped into the own store (step `n` of the cycle) and the landing step.
+        // Most sowings end within the first lap: no division for them (this runs for every
+        // move of every node that orders its moves).
+        let (sown, last) = if reach < cycle {
+            (usize::from(reach >= n), reach)
         } else {
-            0
+            ((reach - n) / cycle + 1, reach % cycle)
         };
-        let last = reach % cycle;
         if last == n {
             return 10_000 + 100 * sown as i32;
         }
