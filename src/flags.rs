@@ -13,7 +13,7 @@ use crate::games::{GameKind, GameOptions, Playable};
 /// Game options as flags; each applies to the games that have it.
 #[derive(Debug, Clone, Default, Args)]
 pub struct GameFlags {
-    /// Gomoku board size (3..=19).
+    /// Gomoku board size (3..=20).
     #[arg(long)]
     pub size: Option<String>,
     /// Gomoku: stones in a row that win.
