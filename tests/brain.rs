@@ -82,7 +82,7 @@ fn is_error(line: &str, words: &str) -> bool {
 #[test]
 fn about_start_and_restart() {
     let out = transcript(
-        "ABOUT\nSTART 15\nSTART 4\nSTART 20\nSTART\nRECTSTART 12,12\nRECTSTART 20,15\n\
+        "ABOUT\nSTART 15\nSTART 4\nSTART 21\nSTART\nRECTSTART 12,12\nRECTSTART 20,15\n\
          RESTART\nEND\nABOUT\n",
     );
     assert_eq!(out.len(), 8, "{out:#?}");
@@ -101,7 +101,7 @@ fn about_start_and_restart() {
         "{}",
         out[2]
     );
-    assert!(is_error(&out[3], "5..=19"), "{}", out[3]);
+    assert!(is_error(&out[3], "5..=20"), "{}", out[3]);
     assert!(is_error(&out[4], "START N"), "{}", out[4]);
     assert_eq!(out[5], "OK");
     assert!(is_error(&out[6], "rectangular"), "{}", out[6]);
@@ -448,4 +448,29 @@ fn info_is_heard_while_thinking() {
     assert_eq!(out[2], "7,7");
     // Other commands wait for the move, as the protocol is synchronous.
     assert!(out[3].starts_with("name="), "{out:?}");
+}
+
+#[test]
+fn start_20_plays_gomocups_freestyle_board_to_its_far_edges() {
+    // Four of its own down the last column (x = 19), from the bottom edge (y = 19): the
+    // brain completes five on the edge, at 19,15.
+    let own = [(19, 19), (19, 18), (19, 17), (19, 16)];
+    let theirs = [(0, 0), (10, 0), (0, 10), (5, 5)];
+    let out = transcript(&format!("START 20\n{}", board(&own, &theirs)));
+    assert_eq!(out[0], "OK", "{out:?}");
+    assert_eq!(out[1], "19,15", "{out:?}");
+    // The opponent's four along the last row (y = 19), closed at x = 19 by its own stone:
+    // only 14,19 stops five.
+    let theirs = [(15, 19), (16, 19), (17, 19), (18, 19), (0, 0)];
+    let own = [(19, 19), (2, 2), (8, 2), (2, 8)];
+    let out = transcript(&format!("START 20\n{}", board(&own, &theirs)));
+    assert_eq!(out[1], "14,19", "{out:?}");
+    // X and Y up to 19 are points of the board; 20 is not.
+    let out = transcript("START 20\nTURN 19,0\nTURN 20,0\n");
+    assert_eq!(out[0], "OK");
+    let Response::Move(Coord { x, y }) = Response::parse(&out[1]).unwrap() else {
+        panic!("not a move: {out:?}");
+    };
+    assert!(x < 20 && y < 20, "{out:?}");
+    assert!(is_error(&out[2], "off the board"), "{out:?}");
 }

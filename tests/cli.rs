@@ -221,8 +221,8 @@ fn engine_flags_out_of_range_are_refused_naming_the_flag() {
     assert!(e.contains("--depth = 65"), "{e}");
     let e = refused(&["tree", "tictactoe", "--max-nodes", "0"]);
     assert!(e.contains("--max-nodes 0: must be 1..=10000000"), "{e}");
-    let e = refused(&["selfplay", "gomoku", "--size", "20"]);
-    assert!(e.contains("--size 20: must be 3..=19"), "{e}");
+    let e = refused(&["selfplay", "gomoku", "--size", "21"]);
+    assert!(e.contains("--size 21: must be 3..=20"), "{e}");
     let e = refused(&["selfplay", "kalah", "--empty-capture", "maybe"]);
     assert!(e.contains("--empty-capture maybe"), "{e}");
     let e = refused(&["perft", "dots", "--rows", "0", "--depth", "1"]);

@@ -348,14 +348,14 @@ fn options_validate_with_clear_messages() {
                 size: 2,
                 ..ok.clone()
             },
-            "config.toml: gomoku.size = 2: must be 3..=19",
+            "config.toml: gomoku.size = 2: must be 3..=20",
         ),
         (
             GomokuOptions {
-                size: 20,
+                size: 21,
                 ..ok.clone()
             },
-            "config.toml: gomoku.size = 20: must be 3..=19",
+            "config.toml: gomoku.size = 21: must be 3..=20",
         ),
         (
             GomokuOptions {
@@ -376,17 +376,17 @@ fn options_validate_with_clear_messages() {
         ),
         (
             GomokuOptions {
-                candidates: 362,
+                candidates: 401,
                 ..ok.clone()
             },
-            "config.toml: gomoku.candidates = 362: must be 0..=361 (0 = every empty point)",
+            "config.toml: gomoku.candidates = 401: must be 0..=400 (0 = every empty point)",
         ),
         (
             GomokuOptions {
                 depth: 0,
                 ..ok.clone()
             },
-            "config.toml: gomoku.depth = 0: must be 1..=361",
+            "config.toml: gomoku.depth = 0: must be 1..=400",
         ),
     ];
     for (options, message) in cases {
@@ -410,6 +410,7 @@ fn options_from_toml_and_from_text() {
             candidates: 0,
             depth: 4,
             threats: true,
+            patterns: gametree::games::gomoku::PatternWeights::default(),
         }
     );
     assert!(toml::from_str::<GomokuOptions>("colour = 1").is_err());
@@ -426,8 +427,11 @@ fn options_from_toml_and_from_text() {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
+    // Then the pattern weights, `patterns.five` .. `patterns.closed_two`.
+    assert_eq!(entries.len(), 6 + 12, "{entries:?}");
+    assert_eq!(entries[6], ("patterns.five", "100000"));
     assert_eq!(
-        entries,
+        entries[..6],
         [
             ("size", "19"),
             ("connect", "6"),
@@ -460,7 +464,7 @@ fn options_from_toml_and_from_text() {
         connect: 0,
         ..GomokuOptions::default()
     };
-    assert_eq!(Gomoku::new_game(&wild).size(), 19);
+    assert_eq!(Gomoku::new_game(&wild).size(), 20);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -236,7 +236,7 @@ proptest! {
 }
 
 /// `(section, key)` pairs of config.toml, and one that does not exist.
-const SECTION_KEYS: [(&str, &str); 22] = [
+const SECTION_KEYS: [(&str, &str); 23] = [
     ("kalah", "pits"),
     ("kalah", "stones"),
     ("kalah", "empty_capture"),
@@ -249,6 +249,7 @@ const SECTION_KEYS: [(&str, &str); 22] = [
     ("gomoku", "rule"),
     ("gomoku", "candidates"),
     ("gomoku", "depth"),
+    ("gomoku.patterns", "open_three"),
     ("dots", "rows"),
     ("dots", "cols"),
     ("dots", "depth"),

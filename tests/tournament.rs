@@ -1,6 +1,7 @@
 //! Tournaments and tuning end to end: reproducible games that replay legally through the
 //! rules, entrant files refused with the entrant and field named, the command line, and (on
-//! Kalah) a strength sanity check and the tuner on a tiny budget.
+//! Kalah) a strength sanity check and the tuner on a tiny budget; (on Gomoku) the tuner
+//! recovering a pattern table blinded to threes.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -454,6 +455,7 @@ depth = 6
                     elo1: 50.0,
                     ..Sprt::default()
                 },
+                relative: false,
             },
             ..TuneSettings::default()
         }
@@ -568,6 +570,186 @@ depth = 6
         let o = gametree(&["tune", "kalah", "--evaluator", "store"]);
         assert!(!o.status.success());
         assert!(String::from_utf8_lossy(&o.stderr).contains("has no weights"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+mod gomoku {
+    use super::*;
+    use gametree::games::gomoku::{Gomoku, GomokuOptions, PatternWeights};
+    use gametree::tournament::tune::{
+        ClimbSettings, Sprt, TuneSettings, Weight, final_check, tune,
+    };
+
+    /// The assignment's table blinded to threes: open and closed threes, and the
+    /// combinations made of them, are worth almost nothing. Measured at 15x15, depth 1,
+    /// threes at 0 lose about 240 Elo to the default table.
+    fn blind_to_threes() -> GomokuOptions {
+        GomokuOptions {
+            patterns: PatternWeights {
+                open_three: 2.0,
+                closed_three: 0.5,
+                double_open_three: 5.0,
+                closed_three_open_three: 1.0,
+                ..PatternWeights::default()
+            },
+            ..GomokuOptions::default()
+        }
+    }
+
+    /// Depth 1 on 15x15 (a few thousand games a second), factors of 10 (one sweep), SPRT
+    /// matches of at most 200 games.
+    fn cheap_settings() -> TuneSettings {
+        TuneSettings {
+            evaluator: "patterns".to_string(),
+            depth: 1,
+            seed: 5,
+            random_plies: 2,
+            jobs: 2,
+            final_games: 100,
+            climb: ClimbSettings {
+                step: 9.0,
+                min_step: 5.0,
+                max_candidates: 24,
+                max_games: 5000,
+                max_match_games: 200,
+                sprt: Sprt {
+                    elo1: 50.0,
+                    ..Sprt::default()
+                },
+                relative: false,
+            },
+            ..TuneSettings::default()
+        }
+    }
+
+    #[test]
+    fn the_tuner_recovers_from_a_table_blind_to_threes() {
+        let options = blind_to_threes();
+        let settings = cheap_settings();
+        let (space, outcome) = tune::<Gomoku>(
+            &options,
+            &settings,
+            &StopFlag::new(),
+            &mut |_, _| {},
+            &mut |_, _| {},
+        )
+        .unwrap();
+        let names: Vec<String> = space.weights.iter().map(Weight::name).collect();
+        assert_eq!(names.len(), 12);
+        assert_eq!(names[0], "five");
+        let open_three = names.iter().position(|n| n == "open_three").unwrap();
+        // Steps are factors (Gomoku's weights span 3..100000): x10 and /10, and a
+        // candidate out of range (five x10) is skipped without a match.
+        let mut best = outcome.start.clone();
+        for c in &outcome.candidates {
+            let (was, now) = (best[c.weight], c.values[c.weight]);
+            assert!(
+                (now / was - 10.0).abs() < 1e-9 || (was / now - 10.0).abs() < 1e-9,
+                "{c:?}"
+            );
+            assert!(c.values[c.weight] <= 100_000.0, "{c:?}");
+            assert!(c.tally.games() <= 200, "{c:?}");
+            if c.accepted {
+                assert!(c.tally.points() > f64::from(c.tally.games()) / 2.0, "{c:?}");
+                best.clone_from(&c.values);
+            }
+        }
+        assert_eq!(outcome.best, best);
+        assert!(
+            !outcome
+                .candidates
+                .iter()
+                .any(|c| c.weight == 0 && c.delta > 0.0),
+            "five x10 is out of range and never played"
+        );
+        // The blinded open three is found again: its weight is raised.
+        assert!(
+            outcome.best[open_three] > outcome.start[open_three],
+            "{:?}",
+            outcome.candidates
+        );
+        // And the tuned table beats the bad one in fresh games (the final check plays
+        // the baseline, here the same bad table, the tuned one and the start).
+        let (standings, interrupted) = final_check::<Gomoku>(
+            &options,
+            &space,
+            &outcome,
+            &settings,
+            &StopFlag::new(),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert!(!interrupted);
+        assert_eq!(standings.names, ["patterns", "tuned", "start"]);
+        let tuned_vs_start = standings.matrix[1][2];
+        assert_eq!(tuned_vs_start.games(), 200);
+        assert!(
+            tuned_vs_start.points() > 0.55 * 200.0,
+            "tuned against the blind start: {tuned_vs_start:?}"
+        );
+        // The result is a valid table, and its snippet a valid config.
+        let tuned = space.options::<Gomoku>(&outcome.best).unwrap();
+        let config = Config::parse(&space.snippet(&outcome.best), "snippet").unwrap();
+        assert_eq!(
+            config.game_options::<Gomoku>().unwrap().patterns,
+            tuned.patterns
+        );
+        // Same seed, same settings: the same climb.
+        let (_, again) = tune::<Gomoku>(
+            &options,
+            &settings,
+            &StopFlag::new(),
+            &mut |_, _| {},
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(again.candidates, outcome.candidates);
+    }
+
+    #[test]
+    fn tune_gomoku_writes_a_patterns_snippet() {
+        let dir = std::env::temp_dir().join(format!("gametree-tune-g-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("tuned.toml");
+        let o = gametree(&[
+            "tune",
+            "gomoku",
+            "--size",
+            "9",
+            "--depth",
+            "1",
+            "--step",
+            "1",
+            "--max-candidates",
+            "3",
+            "--match-games",
+            "10",
+            "--final-games",
+            "2",
+            "--jobs",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains("Tuning gomoku `patterns`"), "{text}");
+        assert!(text.contains("tuned vs patterns:"), "{text}");
+        // Factors, not additions: five /2 (five x2 is out of range), then open_four x2.
+        let step = |weight: &str, change: &str| {
+            text.lines().any(|l| {
+                l.starts_with('#') && l.contains(&format!(" {weight} ")) && l.contains(change)
+            })
+        };
+        assert!(step("five", " /2.0 "), "{text}");
+        assert!(step("open_four", " x2.0 "), "{text}");
+        let snippet = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            snippet.contains("\n[gomoku.patterns]\nfive = "),
+            "{snippet}"
+        );
+        Config::parse(&snippet, "tuned.toml").unwrap();
         std::fs::remove_dir_all(&dir).ok();
     }
 }

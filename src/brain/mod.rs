@@ -39,7 +39,7 @@ pub const ABOUT: [(&str, &str); 3] = [
 /// Stones in a row that win: the protocol's games are all five in a row.
 const CONNECT: usize = 5;
 /// The board sides the Gomoku rules here support.
-const SIZES: std::ops::RangeInclusive<u32> = 5..=19;
+const SIZES: std::ops::RangeInclusive<u32> = 5..=20;
 /// Time per move when the manager never says (`INFO timeout_turn`).
 const DEFAULT_TURN: Duration = Duration::from_secs(5);
 /// Time per move for `timeout_turn 0` ("as fast as possible"): a shallow search.

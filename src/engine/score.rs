@@ -7,7 +7,7 @@ use super::{Evaluator, Game, Outcome, Player, Scoring};
 pub const WIN: i32 = 1_000_000;
 /// Larger than any score: the initial window is `[-INFINITY, INFINITY]`.
 pub const INFINITY: i32 = WIN + 1;
-/// The deepest search any game here can need (Gomoku 19x19 has 361 moves).
+/// The deepest search any game here can need (Gomoku 20x20 has 400 moves).
 pub const MAX_PLY: i32 = 1_000;
 /// Scores beyond this (in absolute value) are wins or losses, not heuristic estimates.
 pub const WIN_THRESHOLD: i32 = WIN - MAX_PLY;

@@ -143,6 +143,9 @@ pub trait Playable: Game {
     type Eval: Evaluator<Self> + Clone + Send + Sync + 'static;
     /// Evaluator names, the default first.
     const EVALUATORS: &'static [&'static str];
+    /// Whether `gametree tune` steps this game's weights by a factor rather than by adding
+    /// (weights spanning orders of magnitude, like Gomoku's pattern table).
+    const RELATIVE_WEIGHTS: bool = false;
 
     /// The starting position for these (validated) options.
     fn new_game(options: &Self::Options) -> Self;

@@ -63,11 +63,12 @@ pub struct TournamentArgs {
 /// each candidate judged by an SPRT match against the current best at a fixed depth).
 #[derive(Debug, Args)]
 pub struct TuneArgs {
-    /// The game (kalah; any game whose evaluator has weights in its options).
+    /// The game (kalah, gomoku; any game whose evaluator has weights in its options).
     pub game: String,
-    /// The evaluator whose weights are tuned.
-    #[arg(long, default_value = "linear")]
-    pub evaluator: String,
+    /// The evaluator whose weights are tuned [default: the game's first with weights:
+    /// kalah linear, gomoku patterns].
+    #[arg(long)]
+    pub evaluator: Option<String>,
     /// The evaluator the result is measured against at the same depth.
     #[arg(long, default_value = "default")]
     pub baseline: String,
@@ -83,7 +84,8 @@ pub struct TuneArgs {
     /// Lengthen lists of weights to this many entries first (6 = one weight per Kalah pit).
     #[arg(long, default_value_t = 0)]
     pub expand: usize,
-    /// First step added to or taken from a weight.
+    /// First step added to or taken from a weight (Gomoku's weights are multiplied or
+    /// divided by 1 + step instead).
     #[arg(long, default_value_t = 0.125)]
     pub step: f64,
     /// The climb ends when the step is halved below this.
@@ -364,9 +366,12 @@ pub fn tune(config: &Config, args: &TuneArgs) -> Result<()> {
     crate::with_game!(kind, G => run_tune::<G>(config, args))
 }
 
-fn settings_from(args: &TuneArgs) -> TuneSettings {
+fn settings_from<G: Playable>(args: &TuneArgs, options: &G::Options) -> TuneSettings {
     TuneSettings {
-        evaluator: args.evaluator.clone(),
+        evaluator: args
+            .evaluator
+            .clone()
+            .unwrap_or_else(|| super::tune::weighted_evaluator::<G>(options).to_string()),
         baseline: args.baseline.clone(),
         depth: args.depth,
         seed: args.seed,
@@ -387,22 +392,36 @@ fn settings_from(args: &TuneArgs) -> TuneSettings {
                 beta: args.beta,
                 ..Sprt::default()
             },
+            relative: G::RELATIVE_WEIGHTS,
         },
     }
 }
 
-fn describe(space: &WeightSpace, c: &Candidate) -> String {
+fn describe(space: &WeightSpace, c: &Candidate, relative: bool) -> String {
+    // A relative step is a factor: `x1.125`, `/1.125`.
+    let change = if relative {
+        let factor = format_weight(1.0 + c.delta.abs());
+        if c.delta > 0.0 {
+            format!("x{factor}")
+        } else {
+            format!("/{factor}")
+        }
+    } else if c.delta > 0.0 {
+        format!("+{}", format_weight(c.delta))
+    } else {
+        format_weight(c.delta)
+    };
     let elo = EloEstimate::from_tally(&c.tally).map_or_else(String::new, |e| {
         format!("{} {}", format_elo(e.elo), format_margin(e.margin))
     });
     format!(
-        "#{:<3} {:<18} {:>+7}  {:>4} games  +{} ={} -{}  Elo {:<12} LLR {:>+6.2}  {}",
+        "#{:<3} {:<18} {:>7}  {:>4} games  +{} ={} -{}  Elo {:<12} LLR {:>+6.2}  {}",
         c.number,
         space
             .weights
             .get(c.weight)
             .map_or_else(String::new, super::tune::Weight::name),
-        format_weight(c.delta),
+        change,
         c.tally.games(),
         c.tally.wins,
         c.tally.draws,
@@ -432,7 +451,7 @@ fn vs_line(standings: &Standings, a: usize, b: usize) -> String {
 
 fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
     let options = options_with_flags::<G>(config, &args.game_flags)?;
-    let settings = settings_from(args);
+    let settings = settings_from::<G>(args, &options);
     super::tune::check::<G>(&options, &settings)?;
     // Open the output first: a path that cannot be written should not cost the tuning.
     let out_file = args
@@ -473,7 +492,7 @@ fn run_tune<G: Playable>(config: &Config, args: &TuneArgs) -> Result<()> {
         &settings,
         &interrupt,
         &mut |space, candidate| {
-            let line = describe(space, candidate);
+            let line = describe(space, candidate, settings.climb.relative);
             if !quiet {
                 // A closed stdout shows at the next write, which returns the error.
                 bar.suspend(|| {

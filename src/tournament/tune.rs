@@ -12,6 +12,10 @@
 //!    current best. An accepted candidate becomes the current best at once. After a sweep
 //!    over all weights with no acceptance, the step is halved; the climb ends when the step
 //!    falls below `min_step`, or after `max_candidates` matches or `max_games` games.
+//!    Games whose weights span orders of magnitude (Gomoku's patterns, 3 to 100000) step
+//!    by a factor instead ([`Playable::RELATIVE_WEIGHTS`]): "best × (1 + step)" and
+//!    "best / (1 + step)"; a weight of 0 then stays 0. A candidate the game's options
+//!    refuse (a weight out of range) is skipped without a match.
 //! 3. A match is a run of game pairs from random openings, each opening played twice with
 //!    colours swapped, checked after every pair by an SPRT of H0: Elo = `elo0` against H1:
 //!    Elo = `elo1` (see [`Sprt`]). The candidate is accepted only when the SPRT accepts H1
@@ -242,6 +246,9 @@ pub struct ClimbSettings {
     pub max_match_games: u32,
     /// The acceptance test.
     pub sprt: Sprt,
+    /// Steps multiply a weight by `1 + step` or divide it by that, rather than add or
+    /// subtract `step` (set from [`Playable::RELATIVE_WEIGHTS`] by [`tune`]).
+    pub relative: bool,
 }
 
 impl Default for ClimbSettings {
@@ -256,6 +263,7 @@ impl Default for ClimbSettings {
                 elo1: 20.0,
                 ..Sprt::default()
             },
+            relative: false,
         }
     }
 }
@@ -315,13 +323,31 @@ pub struct ClimbOutcome {
     pub interrupted: bool,
 }
 
+/// `best` with weight `weight` moved by `delta` (`±step`): added, or as a factor when
+/// `relative` (see the module documentation).
+fn stepped(best: &[f64], weight: usize, delta: f64, relative: bool) -> Vec<f64> {
+    let mut values = best.to_vec();
+    if relative {
+        let factor = 1.0 + delta.abs();
+        if delta > 0.0 {
+            values[weight] *= factor;
+        } else {
+            values[weight] /= factor;
+        }
+    } else {
+        values[weight] += delta;
+    }
+    values
+}
+
 /// Coordinate hill-climbing from `start` (see the module documentation). `play_match`
 /// plays candidate (first argument) against current best (second), with the candidate
-/// number; `on_candidate` hears every verdict.
+/// number, or gives `None` for a candidate that cannot play (its weights are refused:
+/// skipped, as rejected without a match); `on_candidate` hears every verdict.
 pub fn climb<E>(
     start: &[f64],
     settings: &ClimbSettings,
-    mut play_match: impl FnMut(&[f64], &[f64], usize) -> Result<MatchResult, E>,
+    mut play_match: impl FnMut(&[f64], &[f64], usize) -> Result<Option<MatchResult>, E>,
     mut on_candidate: impl FnMut(&Candidate),
 ) -> Result<ClimbOutcome, E> {
     let mut best = start.to_vec();
@@ -336,9 +362,14 @@ pub fn climb<E>(
                 if candidates.len() >= settings.max_candidates || games >= settings.max_games {
                     break 'climb;
                 }
-                let mut values = best.clone();
-                values[weight] += delta;
-                let result = play_match(&values, &best, candidates.len() + 1)?;
+                let values = stepped(&best, weight, delta, settings.relative);
+                if values == best {
+                    // A relative step leaves a weight of 0 where it is: nothing to try.
+                    continue;
+                }
+                let Some(result) = play_match(&values, &best, candidates.len() + 1)? else {
+                    continue;
+                };
                 games += u64::from(result.tally.games());
                 let accepted = is_accepted(&settings.sprt, &result);
                 let candidate = Candidate {
@@ -516,10 +547,17 @@ pub fn tune<G: Playable>(
         WeightSpace::from_options::<G>(options, &settings.evaluator, settings.expand)?;
     // The start must itself be a valid weight set.
     space.options::<G>(&start)?;
+    let climb_settings = ClimbSettings {
+        relative: settings.climb.relative || G::RELATIVE_WEIGHTS,
+        ..settings.climb.clone()
+    };
     let outcome = climb(
         &start,
-        &settings.climb,
+        &climb_settings,
         |candidate, incumbent, number| {
+            if space.options::<G>(candidate).is_err() {
+                return Ok(None);
+            }
             sprt_match::<G>(
                 options,
                 &space,
@@ -529,10 +567,22 @@ pub fn tune<G: Playable>(
                 interrupt,
                 &mut |tally| on_pair(number, tally),
             )
+            .map(Some)
         },
         |candidate| on_candidate(&space, candidate),
     )?;
     Ok((space, outcome))
+}
+
+/// The evaluator `tune` works on when none is named: the first of the game's evaluators
+/// whose weights are in `options` (Kalah's `linear`, Gomoku's `patterns`), else the first.
+pub fn weighted_evaluator<G: Playable>(options: &G::Options) -> &'static str {
+    G::EVALUATORS
+        .iter()
+        .copied()
+        .find(|name| WeightSpace::from_options::<G>(options, name, 0).is_ok())
+        .or_else(|| G::EVALUATORS.first().copied())
+        .unwrap_or("default")
 }
 
 /// Refuses settings the tuner cannot run with (a bad SPRT, unknown evaluators, a depth out
@@ -669,7 +719,7 @@ mod tests {
         let outcome = climb::<()>(
             &[0.0, 0.0],
             &settings,
-            |c, i, _| Ok(fake(c, i, &target)),
+            |c, i, _| Ok(Some(fake(c, i, &target))),
             |_| {},
         )
         .unwrap();
@@ -716,10 +766,10 @@ mod tests {
             &[0.0, 0.0, 0.0],
             &settings,
             |_, _, _| {
-                Ok(MatchResult {
+                Ok(Some(MatchResult {
                     tally: Tally::new(45, 10, 45),
                     interrupted: false,
-                })
+                }))
             },
             |_| {},
         )
@@ -727,6 +777,45 @@ mod tests {
         assert_eq!(outcome.candidates.len(), 3);
         assert_eq!(outcome.best, vec![0.0, 0.0, 0.0]);
         assert_eq!(outcome.games, 300);
+    }
+
+    #[test]
+    fn relative_steps_multiply_and_divide_and_skip_zero_weights() {
+        let settings = ClimbSettings {
+            step: 1.0,
+            min_step: 0.5,
+            max_candidates: 100,
+            relative: true,
+            ..ClimbSettings::default()
+        };
+        let mut tried = Vec::new();
+        let outcome = climb::<()>(
+            &[0.0, 8.0],
+            &settings,
+            |c, _, _| {
+                tried.push(c.to_vec());
+                // Refuse anything above 12, as a game's options would.
+                Ok((c[1] <= 12.0).then(|| MatchResult {
+                    tally: Tally::new(45, 10, 45),
+                    interrupted: false,
+                }))
+            },
+            |_| {},
+        )
+        .unwrap();
+        // The zero weight is never tried; 8 goes to 16 (refused: no match) and 4, then
+        // (step 0.5) to 12 and 16/3.
+        assert_eq!(
+            tried,
+            [
+                vec![0.0, 16.0],
+                vec![0.0, 4.0],
+                vec![0.0, 12.0],
+                vec![0.0, 16.0 / 3.0]
+            ]
+        );
+        assert_eq!(outcome.candidates.len(), 3);
+        assert_eq!(outcome.best, vec![0.0, 8.0]);
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! The weights are the classic Gomoku table (five 100000; open four, double closed four or
 //! closed four + open three 10000; double open three 5000; closed three + open three 1000;
 //! closed four 500; open three 200; double open two 100; closed three 50; open two 5; closed
-//! two 3), with the pattern names generalised to `connect` (see [`Shape`]).
+//! two 3), with the pattern names generalised to `connect` (see [`Shape`]); the evaluation
+//! takes them from `[gomoku.patterns]` ([`super::options::PatternWeights`]), while candidate
+//! ranking keeps the built-in table ([`PatternTable::DEFAULT`]).
 
 use super::shape::Shape;
 use super::{Cell, Gomoku};
@@ -76,67 +78,130 @@ impl PatternCounts {
         self.get(Shape::OpenFour) + self.get(Shape::ClosedFour)
     }
 
-    /// The weight of the strongest combination present, from the table (five
+    /// The weight of the strongest combination present, from the built-in table (five
     /// 100000 down to closed two 3).
     pub fn category(&self) -> i32 {
-        category(&self.counts)
+        PatternTable::DEFAULT.category(&self.counts)
     }
 
-    /// The score of these shapes for their owner: the [`PatternCounts::category`] of the
+    /// The score of these shapes for their owner by the built-in table (see
+    /// [`PatternTable::score`]).
+    pub fn score(&self) -> i32 {
+        PatternTable::DEFAULT.score(&self.counts)
+    }
+}
+
+/// The pattern weights as the evaluator uses them (from
+/// [`super::options::PatternWeights::table`]): each shape's own weight, and the weights of
+/// the combinations of two shapes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PatternTable {
+    /// Indexed by [`Shape`]: closed two .. five (index 0, no shape, is 0).
+    pub(super) single: [i32; 8],
+    pub(super) double_closed_four: i32,
+    pub(super) closed_four_open_three: i32,
+    pub(super) double_open_three: i32,
+    pub(super) closed_three_open_three: i32,
+    pub(super) double_open_two: i32,
+}
+
+impl PatternTable {
+    /// The table of the Gomoku assignment, the defaults of `[gomoku.patterns]`.
+    pub const DEFAULT: Self = Self {
+        single: [0, 3, 5, 50, 200, 500, 10_000, 100_000],
+        double_closed_four: 10_000,
+        closed_four_open_three: 10_000,
+        double_open_three: 5_000,
+        closed_three_open_three: 1_000,
+        double_open_two: 100,
+    };
+
+    /// The weight of the strongest combination present: the largest weight among the shapes
+    /// and pairs of shapes that `counts` hold (with the default table, the first of five,
+    /// open four or four-four or four-three, three-three ... closed two). `const` so that
+    /// [`POINT_VALUE`] is built at compile time.
+    pub const fn category(&self, counts: &[u16; 8]) -> i32 {
+        let [_, _, open_two, closed_three, open_three, closed_four, _, _] = *counts;
+        let mut best = 0;
+        let mut i = 1;
+        while i < 8 {
+            if counts[i] > 0 && self.single[i] > best {
+                best = self.single[i];
+            }
+            i += 1;
+        }
+        let pairs = [
+            (closed_four >= 2, self.double_closed_four),
+            (
+                closed_four > 0 && open_three > 0,
+                self.closed_four_open_three,
+            ),
+            (open_three >= 2, self.double_open_three),
+            (
+                closed_three > 0 && open_three > 0,
+                self.closed_three_open_three,
+            ),
+            (open_two >= 2, self.double_open_two),
+        ];
+        let mut i = 0;
+        while i < pairs.len() {
+            if pairs[i].0 && pairs[i].1 > best {
+                best = pairs[i].1;
+            }
+            i += 1;
+        }
+        best
+    }
+
+    /// The score of `counts` for their owner: the [`PatternTable::category`] of the
     /// strongest combination plus every shape's own weight, so that more of a kind counts
     /// for more while one instance of each category still ranks in the table's order.
-    pub fn score(&self) -> i32 {
-        score(&self.counts)
+    pub const fn score(&self, counts: &[u16; 8]) -> i32 {
+        let mut singles = 0;
+        let mut i = 0;
+        while i < 8 {
+            singles += counts[i] as i32 * self.single[i];
+            i += 1;
+        }
+        self.category(counts) + singles
     }
-}
 
-/// See [`PatternCounts::category`]; `const` so that [`POINT_VALUE`] is built at compile time.
-const fn category(counts: &[u16; 8]) -> i32 {
-    let [
-        _,
-        closed_two,
-        open_two,
-        closed_three,
-        open_three,
-        closed_four,
-        open_four,
-        five,
-    ] = *counts;
-    if five > 0 {
-        100_000
-    } else if open_four > 0 || closed_four >= 2 || (closed_four > 0 && open_three > 0) {
-        10_000
-    } else if open_three >= 2 {
-        5_000
-    } else if closed_three > 0 && open_three > 0 {
-        1_000
-    } else if closed_four > 0 {
-        500
-    } else if open_three > 0 {
-        200
-    } else if open_two >= 2 {
-        100
-    } else if closed_three > 0 {
-        50
-    } else if open_two > 0 {
-        5
-    } else if closed_two > 0 {
-        3
-    } else {
-        0
+    /// [`PatternTable::score`] for the evaluation at every leaf: the same value, computed
+    /// without the loops a `const fn` needs, so that with the built-in table (a constant) the
+    /// compiler folds the weights in and the default evaluation costs what the hard-coded
+    /// table did.
+    #[inline]
+    pub(super) fn leaf_score(&self, c: &[u16; 8]) -> i32 {
+        let w = &self.single;
+        let mut best = 0;
+        let mut singles = 0;
+        for i in 1..8 {
+            let n = i32::from(c[i]);
+            singles += n * w[i];
+            if n > 0 {
+                best = best.max(w[i]);
+            }
+        }
+        let [_, _, open_two, closed_three, open_three, closed_four, _, _] = *c;
+        if closed_four >= 2 {
+            best = best.max(self.double_closed_four);
+        }
+        if open_three > 0 {
+            if closed_four > 0 {
+                best = best.max(self.closed_four_open_three);
+            }
+            if open_three >= 2 {
+                best = best.max(self.double_open_three);
+            }
+            if closed_three > 0 {
+                best = best.max(self.closed_three_open_three);
+            }
+        }
+        if open_two >= 2 {
+            best = best.max(self.double_open_two);
+        }
+        best + singles
     }
-}
-
-/// See [`PatternCounts::score`].
-const fn score(counts: &[u16; 8]) -> i32 {
-    const SINGLE: [i32; 8] = [0, 3, 5, 50, 200, 500, 10_000, 100_000];
-    let mut singles = 0;
-    let mut i = 0;
-    while i < 8 {
-        singles += counts[i] as i32 * SINGLE[i];
-        i += 1;
-    }
-    category(counts) + singles
 }
 
 /// The four directional shapes of a point packed in 3-bit fields (`shape << 3 * direction`).
@@ -159,7 +224,7 @@ const fn point_values() -> [i32; 1 << 12] {
             }
             d += 1;
         }
-        table[key] = score(&counts);
+        table[key] = PatternTable::DEFAULT.score(&counts);
         key += 1;
     }
     table
@@ -217,15 +282,28 @@ impl Gomoku {
 /// Gomoku's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GomokuEval {
-    /// Line patterns of both sides (see the module doc), with the move's tempo.
+    /// Line patterns of both sides (see the module doc), with the move's tempo, weighted by
+    /// the built-in table ([`PatternTable::DEFAULT`]).
     #[default]
     Patterns,
+    /// The same, weighted by `[gomoku.patterns]` when it differs from the built-in table.
+    Weighted(PatternTable),
+}
+
+impl GomokuEval {
+    /// The weights this evaluator scores shapes with.
+    pub fn table(&self) -> &PatternTable {
+        match self {
+            Self::Patterns => &PatternTable::DEFAULT,
+            Self::Weighted(table) => table,
+        }
+    }
 }
 
 impl Evaluator<Gomoku> for GomokuEval {
     fn name(&self) -> &'static str {
         match self {
-            Self::Patterns => "patterns",
+            Self::Patterns | Self::Weighted(_) => "patterns",
         }
     }
 
@@ -248,7 +326,17 @@ impl Evaluator<Gomoku> for GomokuEval {
             } else {
                 0
             };
-            mine.score() - theirs.score() + tempo
+            let (own, other) = match self {
+                Self::Patterns => (
+                    PatternTable::DEFAULT.leaf_score(&mine.counts),
+                    PatternTable::DEFAULT.leaf_score(&theirs.counts),
+                ),
+                Self::Weighted(table) => (
+                    table.leaf_score(&mine.counts),
+                    table.leaf_score(&theirs.counts),
+                ),
+            };
+            own - other + tempo
         };
         value.clamp(-MAX_HEURISTIC, MAX_HEURISTIC)
     }
@@ -286,17 +374,21 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     let me = game.to_move().index();
     // Every line padded once for both players, rather than once per point and direction.
     let k = game.table.connect();
-    let mut padded = [[(0u64, 0u64); 2]; super::MAX_LINES];
-    for (line, padded) in game.lines.iter().zip(&mut padded).take(6 * n - 2) {
+    // Built element by element rather than zeroed and then filled: the lines a smaller board
+    // does not use have length 0 and cost no more than the zeroing did.
+    let padded: [[(u64, u64); 2]; super::MAX_LINES] = std::array::from_fn(|index| {
+        let line = &game.lines[index];
         let len = u32::from(line.len);
         if len >= k {
             let [black, white] = line.stones;
-            *padded = [
+            [
                 game.table.pad(black, white, len),
                 game.table.pad(white, black, len),
-            ];
+            ]
+        } else {
+            [(0, 0); 2]
         }
-    }
+    });
     // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
     // equal values fall back to cell order, so the result is reproducible.
     let mut ranked = [0u64; super::MAX_CELLS];

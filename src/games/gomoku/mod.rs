@@ -4,6 +4,7 @@
 //! pattern evaluation in [`eval`] reads; nothing here knows the terminal or the search.
 
 pub mod eval;
+pub mod options;
 pub mod shape;
 pub mod threat;
 
@@ -16,12 +17,13 @@ use super::options::OptionDoc;
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::{Game, Outcome, Player, Scoring};
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
-pub use eval::{GomokuEval, PatternCounts};
+pub use eval::{GomokuEval, PatternCounts, PatternTable};
+pub use options::PatternWeights;
 use shape::{MAX_CONNECT, Shape, ShapeTable};
 use threat::{ThreatKind, ThreatLimits};
 
-/// The largest board side.
-pub const MAX_SIZE: usize = 19;
+/// The largest board side: 20, Gomocup's freestyle board (a line's stones fit a `u32`).
+pub const MAX_SIZE: usize = 20;
 /// The smallest board side.
 pub const MIN_SIZE: usize = 3;
 const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
@@ -36,9 +38,38 @@ const ROOT_VCT_DEPTH: u32 = 10;
 const LEAF_VCF_NODES: u32 = 64;
 const LEAF_VCF_DEPTH: u32 = 6;
 
-/// Keys `player * 361 + cell` for a stone, and the last one for "White to move".
-static KEYS: [u64; 2 * MAX_CELLS + 1] = zobrist_keys(2);
+/// Keys `player * MAX_CELLS + cell` for a stone, and the last one for "White to move".
+static KEYS: [u64; 2 * MAX_CELLS + 1] = stone_keys();
 const SIDE_KEY: usize = 2 * MAX_CELLS;
+
+/// The cells of a 19x19 board, the largest before 20x20 was offered.
+const CELLS_19: usize = 19 * 19;
+
+/// The Zobrist keys, drawn so that every board up to 19x19 hashes exactly as it did when
+/// 19x19 was the largest (the keys of stream 2 at `player * 361 + cell`, the side key at
+/// 722), and the cells of the 20th row and column take keys after those: the same hashes
+/// give the same table behaviour, so search results and the bench signature did not move.
+const fn stone_keys() -> [u64; 2 * MAX_CELLS + 1] {
+    const OLD: [u64; 2 * CELLS_19 + 1] = zobrist_keys(2);
+    const NEW: [u64; 2 * (MAX_CELLS - CELLS_19)] = zobrist_keys(5);
+    let mut keys = [0u64; 2 * MAX_CELLS + 1];
+    let mut p = 0;
+    while p < 2 {
+        let mut cell = 0;
+        while cell < MAX_CELLS {
+            // Cells keep their 19x19 key when the 19x19 board has a cell with that index.
+            keys[p * MAX_CELLS + cell] = if cell < CELLS_19 {
+                OLD[p * CELLS_19 + cell]
+            } else {
+                NEW[p * (MAX_CELLS - CELLS_19) + cell - CELLS_19]
+            };
+            cell += 1;
+        }
+        p += 1;
+    }
+    keys[SIDE_KEY] = OLD[2 * CELLS_19];
+    keys
+}
 
 /// A point of the board: `row * size + col`, row 0 at the bottom, column 0 on the left.
 pub type Cell = u16;
@@ -131,7 +162,7 @@ impl Gomoku {
     /// The empty board, Black to move.
     ///
     /// # Panics
-    /// If `size` is outside 3..=19 or `connect` outside 2..=min(size, 7); options are
+    /// If `size` is outside 3..=20 or `connect` outside 2..=min(size, 7); options are
     /// validated (see [`GomokuOptions::validate`]) before a game is built from them.
     pub fn new(size: usize, connect: usize, rule: Rule) -> Self {
         assert!(
@@ -648,10 +679,10 @@ impl fmt::Debug for Gomoku {
 }
 
 /// Gomoku's options: the `[gomoku]` section of `config.toml`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GomokuOptions {
-    /// Board side, 3..=19.
+    /// Board side, 3..=20.
     pub size: usize,
     /// How many in a row win, 2..=min(size, 7).
     pub connect: usize,
@@ -665,6 +696,8 @@ pub struct GomokuOptions {
     /// Whether a playing search uses the threat search (wins by fours, and by threes and
     /// fours, at the root; wins by fours at its leaves).
     pub threats: bool,
+    /// The weights of the `patterns` evaluator (`[gomoku.patterns]`).
+    pub patterns: PatternWeights,
 }
 
 impl Default for GomokuOptions {
@@ -676,16 +709,17 @@ impl Default for GomokuOptions {
             candidates: 12,
             depth: 4,
             threats: true,
+            patterns: PatternWeights::default(),
         }
     }
 }
 
-/// The largest engine depth the options accept: a full 19x19 board.
+/// The largest engine depth the options accept: a full 20x20 board.
 const MAX_DEPTH: u32 = MAX_CELLS as u32;
 
 impl GameOptions for GomokuOptions {
     const DOCS: &'static [OptionDoc] = &[
-        OptionDoc::flag("size", "Board size", "board size, 3..=19"),
+        OptionDoc::flag("size", "Board size", "board size, 3..=20"),
         OptionDoc::flag("connect", "In a row to win", "stones in a row that win"),
         OptionDoc::flag(
             "rule",
@@ -744,7 +778,9 @@ impl GameOptions for GomokuOptions {
                 format!("must be 1..={MAX_DEPTH}"),
             ));
         }
-        Ok(())
+        self.patterns.check().map_err(|(key, value, expected)| {
+            ConfigError::new(source, format!("gomoku.patterns.{key}"), value, expected)
+        })
     }
 
     fn default_depth(&self) -> u32 {
@@ -761,6 +797,7 @@ impl Playable for Gomoku {
     type Options = GomokuOptions;
     type Eval = GomokuEval;
     const EVALUATORS: &'static [&'static str] = &["patterns"];
+    const RELATIVE_WEIGHTS: bool = true;
 
     /// The empty board. Out-of-range options (which validation refuses) are clamped rather
     /// than trusted.
@@ -780,8 +817,15 @@ impl Playable for Gomoku {
         Some(&mut games.gomoku)
     }
 
-    fn evaluator(_options: &GomokuOptions, name: &str) -> Option<GomokuEval> {
-        matches!(name, "default" | "patterns").then_some(GomokuEval::Patterns)
+    /// `patterns`: the built-in table, or `[gomoku.patterns]` when it differs from it.
+    fn evaluator(options: &GomokuOptions, name: &str) -> Option<GomokuEval> {
+        let table = options.patterns.table();
+        let eval = if table == PatternTable::DEFAULT {
+            GomokuEval::Patterns
+        } else {
+            GomokuEval::Weighted(table)
+        };
+        matches!(name, "default" | "patterns").then_some(eval)
     }
 
     fn as_gomoku(&self) -> Option<&Gomoku> {

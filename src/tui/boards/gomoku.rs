@@ -12,7 +12,7 @@ use crate::tui::action::Dir;
 
 /// Screen columns and rows from one point to the next, largest first.
 const SCALES: [(u16, u16); 3] = [(4, 2), (3, 2), (2, 1)];
-/// Width of the row numbers (up to `19`) and a space.
+/// Width of the row numbers (up to `20`) and a space.
 const LABEL_W: u16 = 3;
 
 /// The Gomoku board.

@@ -1,0 +1,185 @@
+//! Gomoku's pattern weights: the `[gomoku.patterns]` table of config.toml, the weights of the
+//! `patterns` evaluator (see [`super::eval`]), settable on the command line, the setup
+//! screen, in tournament entrants and tunable by `gametree tune gomoku`.
+
+use serde::{Deserialize, Serialize};
+
+use super::eval::PatternTable;
+
+/// The largest weight: the five's default. Pattern scores then stay far from the
+/// evaluation's named values (a four to move is 500000), which only the tempo rules give.
+pub const MAX_WEIGHT: f64 = 100_000.0;
+
+/// What each shape, and each combination of shapes, is worth to its owner (`[gomoku.patterns]`).
+///
+/// A side's score is the weight of the strongest combination it holds (the largest weight
+/// among those present) plus every shape's own weight once per shape, so that more of a kind
+/// counts for more. The evaluation is the mover's score minus the opponent's, with the
+/// tempo rules of [`super::eval`] on top. Under `rule = "standard"` an overline is no shape at
+/// all, so `five` never rewards one. Weights are 0..=100000; fractions are kept for tuning
+/// and rounded when used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PatternWeights {
+    /// `connect` in a row (default 100000).
+    pub five: f64,
+    /// A four that two points complete (10000).
+    pub open_four: f64,
+    /// Two closed fours (10000).
+    pub double_closed_four: f64,
+    /// A closed four and an open three (10000).
+    pub closed_four_open_three: f64,
+    /// Two open threes (5000).
+    pub double_open_three: f64,
+    /// A closed three and an open three (1000).
+    pub closed_three_open_three: f64,
+    /// A four that one point completes (500).
+    pub closed_four: f64,
+    /// A three that can become an open four (200).
+    pub open_three: f64,
+    /// Two open twos (100).
+    pub double_open_two: f64,
+    /// A three that can become only a closed four (50).
+    pub closed_three: f64,
+    /// A two that can become an open three (5).
+    pub open_two: f64,
+    /// A two that can become only a closed three (3; the assignment's "dead two").
+    pub closed_two: f64,
+}
+
+impl Default for PatternWeights {
+    /// The table of the Gomoku assignment.
+    fn default() -> Self {
+        Self {
+            five: 100_000.0,
+            open_four: 10_000.0,
+            double_closed_four: 10_000.0,
+            closed_four_open_three: 10_000.0,
+            double_open_three: 5_000.0,
+            closed_three_open_three: 1_000.0,
+            closed_four: 500.0,
+            open_three: 200.0,
+            double_open_two: 100.0,
+            closed_three: 50.0,
+            open_two: 5.0,
+            closed_two: 3.0,
+        }
+    }
+}
+
+impl PatternWeights {
+    /// Every weight with its key, strongest pattern first (the order of the struct).
+    pub fn entries(&self) -> [(&'static str, f64); 12] {
+        [
+            ("five", self.five),
+            ("open_four", self.open_four),
+            ("double_closed_four", self.double_closed_four),
+            ("closed_four_open_three", self.closed_four_open_three),
+            ("double_open_three", self.double_open_three),
+            ("closed_three_open_three", self.closed_three_open_three),
+            ("closed_four", self.closed_four),
+            ("open_three", self.open_three),
+            ("double_open_two", self.double_open_two),
+            ("closed_three", self.closed_three),
+            ("open_two", self.open_two),
+            ("closed_two", self.closed_two),
+        ]
+    }
+
+    /// The first weight out of range: `(key, value, what is expected)`.
+    pub fn check(&self) -> Result<(), (&'static str, f64, String)> {
+        for (key, weight) in self.entries() {
+            if !(weight.is_finite() && (0.0..=MAX_WEIGHT).contains(&weight)) {
+                return Err((key, weight, format!("must be a number 0..={MAX_WEIGHT}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The weights as the evaluator uses them: whole numbers (rounded; out-of-range values,
+    /// which validation refuses, are clamped rather than trusted).
+    pub fn table(&self) -> PatternTable {
+        let w = |x: f64| {
+            if x.is_finite() {
+                // In 0..=100000 after the clamp, so the cast is exact.
+                x.clamp(0.0, MAX_WEIGHT).round() as i32
+            } else {
+                0
+            }
+        };
+        PatternTable {
+            single: [
+                0,
+                w(self.closed_two),
+                w(self.open_two),
+                w(self.closed_three),
+                w(self.open_three),
+                w(self.closed_four),
+                w(self.open_four),
+                w(self.five),
+            ],
+            double_closed_four: w(self.double_closed_four),
+            closed_four_open_three: w(self.closed_four_open_three),
+            double_open_three: w(self.double_open_three),
+            closed_three_open_three: w(self.closed_three_open_three),
+            double_open_two: w(self.double_open_two),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_weights_are_the_built_in_table() {
+        assert_eq!(PatternWeights::default().table(), PatternTable::DEFAULT);
+        assert_eq!(PatternWeights::default().check(), Ok(()));
+    }
+
+    #[test]
+    fn out_of_range_weights_are_named() {
+        let negative = PatternWeights {
+            open_three: -1.0,
+            ..PatternWeights::default()
+        };
+        let (key, value, expected) = negative.check().unwrap_err();
+        assert_eq!((key, value), ("open_three", -1.0));
+        assert!(expected.contains("0..=100000"), "{expected}");
+        let nan = PatternWeights {
+            closed_two: f64::NAN,
+            ..PatternWeights::default()
+        };
+        assert_eq!(nan.check().unwrap_err().0, "closed_two");
+        assert_eq!(nan.table().single[1], 0);
+    }
+
+    #[test]
+    fn the_leaf_score_equals_the_table_score() {
+        // Every count vector with up to 2 of each shape (3^7), under the default table and
+        // under one whose order is scrambled (a closed two above an open four).
+        let scrambled = PatternWeights {
+            closed_two: 20_000.0,
+            open_four: 7.0,
+            double_open_two: 6_000.0,
+            closed_three_open_three: 0.0,
+            ..PatternWeights::default()
+        }
+        .table();
+        for table in [PatternTable::DEFAULT, scrambled] {
+            for code in 0..3usize.pow(7) {
+                let mut counts = [0u16; 8];
+                let mut rest = code;
+                for count in counts.iter_mut().skip(1) {
+                    *count = (rest % 3) as u16;
+                    rest /= 3;
+                }
+                assert_eq!(
+                    table.leaf_score(&counts),
+                    table.score(&counts),
+                    "{counts:?}"
+                );
+            }
+        }
+    }
+}
