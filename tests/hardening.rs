@@ -186,8 +186,19 @@ fn end_of_input_at_the_prompt_ends_the_line() {
 
 #[test]
 fn line_mode_states_the_result_once_and_announces_extra_turns() {
+    // A small endgame database: the default one (30 MB) is not what this test is about.
     let out = play_text(
-        &["play", "kalah", "--text", "--human", "none", "--depth", "1"],
+        &[
+            "play",
+            "kalah",
+            "--text",
+            "--human",
+            "none",
+            "--depth",
+            "1",
+            "--endgame-stones",
+            "6",
+        ],
         b"",
     );
     assert_eq!(out.matches("result: ").count(), 1, "{out}");

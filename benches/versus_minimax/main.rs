@@ -494,7 +494,7 @@ fn benches(c: &mut Criterion) {
             c,
             "iterative",
             ("kalah 6x4 with passes", &kalah, StoreEval),
-            (&Passing::new(kalah.clone()), &PassingEval(StoreEval)),
+            (&Passing::new(kalah), &PassingEval(StoreEval)),
             (depth, depth as u8),
         );
     }
