@@ -175,6 +175,19 @@ pub fn option_label(key: &str) -> String {
         ("rows", "Rows of boxes"),
         ("cols", "Columns of boxes"),
         ("depth", "Default depth"),
+        // Gomoku's pattern weights, short enough for the label column.
+        ("patterns.five", "Five"),
+        ("patterns.open_four", "Open four"),
+        ("patterns.double_closed_four", "Two closed fours"),
+        ("patterns.closed_four_open_three", "Closed four + open 3"),
+        ("patterns.double_open_three", "Two open threes"),
+        ("patterns.closed_three_open_three", "Closed + open three"),
+        ("patterns.closed_four", "Closed four"),
+        ("patterns.open_three", "Open three"),
+        ("patterns.double_open_two", "Two open twos"),
+        ("patterns.closed_three", "Closed three"),
+        ("patterns.open_two", "Open two"),
+        ("patterns.closed_two", "Closed two"),
     ];
     if let Some((_, words)) = WORDS.iter().find(|(k, _)| *k == key) {
         return (*words).to_string();
