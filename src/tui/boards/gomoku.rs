@@ -12,6 +12,10 @@ use crate::tui::action::Dir;
 
 /// Screen columns and rows from one point to the next, largest first.
 const SCALES: [(u16, u16); 3] = [(4, 2), (3, 2), (2, 1)];
+/// The tightest scale, when even that leaves no row for the column letters (20x20 at 80x24:
+/// 20 rows of points in 20 rows): the letters then go in the border line below the board
+/// where it is a plain line (see [`GomokuView::draw`]).
+const TIGHTEST: (u16, u16) = (2, 1);
 /// Width of the row numbers (up to `20`) and a space.
 const LABEL_W: u16 = 3;
 
@@ -27,23 +31,33 @@ struct Geometry {
     dx: u16,
     dy: u16,
     size: u16,
+    /// Whether the row of column letters under the board is inside the area.
+    letters: bool,
 }
 
-fn total_size(game: &Gomoku, (dx, dy): (u16, u16)) -> Size {
+fn total_size(game: &Gomoku, (dx, dy): (u16, u16), letters: bool) -> Size {
     let n = game.size() as u16;
-    Size::new(LABEL_W + (n - 1) * dx + 1, (n - 1) * dy + 1 + 1)
+    Size::new(
+        LABEL_W + (n - 1) * dx + 1,
+        (n - 1) * dy + 1 + u16::from(letters),
+    )
 }
 
 /// The one geometry function, shared by drawing and hit-testing.
 fn geometry(game: &Gomoku, area: Rect) -> Option<Geometry> {
-    SCALES.iter().find_map(|&scale| {
-        let size = total_size(game, scale);
+    let scales = SCALES
+        .iter()
+        .map(|&scale| (scale, true))
+        .chain([(TIGHTEST, false)]);
+    scales.into_iter().find_map(|(scale, letters)| {
+        let size = total_size(game, scale, letters);
         (size.width <= area.width && size.height <= area.height).then(|| Geometry {
             x: area.x + (area.width - size.width) / 2 + LABEL_W,
             y: area.y + (area.height - size.height) / 2,
             dx: scale.0,
             dy: scale.1,
             size: game.size() as u16,
+            letters,
         })
     })
 }
@@ -81,6 +95,12 @@ fn stone_symbol(player: Player) -> &'static str {
     }
 }
 
+/// True when the screen cell at `x`, `y` holds a piece of a plain horizontal border line.
+fn on_plain_line(buf: &Buffer, x: u16, y: u16) -> bool {
+    buf.cell(Position::new(x, y))
+        .is_some_and(|cell| matches!(cell.symbol(), "━" | "─" | "═"))
+}
+
 /// The column letter of the notation for `col` (and the row number for `row`).
 fn labels(game: &Gomoku, row: usize, col: usize) -> (String, String) {
     let text = game
@@ -96,7 +116,7 @@ impl BoardView<Gomoku> for GomokuView {
     type Cursor = Cell;
 
     fn min_size(&self, game: &Gomoku) -> Size {
-        total_size(game, SCALES[SCALES.len() - 1])
+        total_size(game, TIGHTEST, false)
     }
 
     fn draw(&self, game: &Gomoku, ctx: &BoardCtx<'_, Gomoku, Cell>, area: Rect, buf: &mut Buffer) {
@@ -173,7 +193,13 @@ impl BoardView<Gomoku> for GomokuView {
         for col in 0..n {
             let (x, _) = geo.point(0, col);
             let (letter, _) = labels(game, 0, col);
-            put_str(buf, x, bottom + 1, &letter, theme.coords);
+            if geo.letters {
+                put_str(buf, x, bottom + 1, &letter, theme.coords);
+            } else if on_plain_line(buf, x, bottom + 1) {
+                // No row of its own: the letters sit in the pane's border below, unless a
+                // title is written there.
+                put_str(buf, x, bottom + 1, &letter, theme.coords);
+            }
         }
         // A previewed line: numbered stones, as in a Go diagram.
         for (i, step) in ctx.path.iter().enumerate() {
@@ -233,6 +259,42 @@ impl BoardView<Gomoku> for GomokuView {
 mod tests {
     use super::*;
     use crate::games::gomoku::Rule;
+
+    #[test]
+    fn a_20x20_board_fits_20_rows_with_its_letters_in_the_border_below() {
+        let game = Gomoku::new(20, 5, Rule::Freestyle);
+        assert_eq!(GomokuView.min_size(&game), Size::new(42, 20));
+        // 22 rows with the border: 20x20 fits an 80x24 screen beside the other panes.
+        let area = Rect::new(1, 1, 42, 20);
+        let geo = geometry(&game, area).unwrap();
+        assert!(!geo.letters);
+        let mut buf = Buffer::empty(Rect::new(0, 0, 44, 22));
+        for x in 0..44 {
+            put(&mut buf, x, 21, "━", ratatui::style::Style::default());
+        }
+        let theme = crate::tui::theme::Theme::default();
+        let ctx = BoardCtx {
+            theme: &theme,
+            cursor: None,
+            last: None,
+            before: None,
+            hint: None,
+            path: &[],
+        };
+        GomokuView.draw(&game, &ctx, area, &mut buf);
+        let row = |y: u16| -> String { (0..44).map(|x| buf[(x, y)].symbol()).collect() };
+        assert_eq!(
+            row(1).trim_end(),
+            format!(" 20 ┌{}┐", "─┬".repeat(18) + "─")
+        );
+        assert!(row(21).contains("a━b━c"), "{}", row(21));
+        assert!(row(21).contains("s━t━"), "{}", row(21));
+        for (row, col) in [(0, 0), (19, 19), (10, 3)] {
+            let (x, y) = geo.point(row, col);
+            let hit = GomokuView.hit(&game, area, Position::new(x, y));
+            assert_eq!(hit, game.cell(row, col));
+        }
+    }
 
     #[test]
     fn every_point_is_hit_at_every_scale() {
