@@ -1291,6 +1291,40 @@ fn full_engine_trees_label_null_windows_and_show_windows_in_game_units() {
         let text = words_at(&mut app);
         assert!(text.contains("re-search"), "{text}");
     }
+    // Depth 5 from the start fails its aspiration window high: that pass is a row of the
+    // root, named first so that 80 columns keep it, and one of its root moves too.
+    let pass = tree
+        .nodes
+        .iter()
+        .position(|n| n.kind == NodeKind::AspirationFailed)
+        .expect("the failed aspiration pass is kept") as u32;
+    let row = tree.nodes[pass as usize].children[0];
+    for (node, words) in [
+        (pass, "searched again with a wider window"),
+        (row, "searched in the aspiration pass"),
+    ] {
+        go_to(&mut app, node);
+        for (w, h) in [(80, 24), (120, 40)] {
+            let buf = render(&mut app, w, h);
+            let text = tree_words(&app, &buf);
+            assert!(
+                text.contains("aspiration pass failed high"),
+                "{w}x{h}: {text}"
+            );
+            assert!(text.contains(words), "{w}x{h}: {text}");
+            let cut = words_cut_by_a_border(&app, &buf);
+            assert!(cut.is_empty(), "{w}x{h}: {}", cut.join("\n"));
+        }
+    }
+    if let Some(i) = tree.nodes.iter().position(|n| n.tt_hit) {
+        go_to(&mut app, i as u32);
+        let text = words_at(&mut app);
+        let depth = tree.nodes[i].stored_depth.expect("a table cut-off's depth");
+        assert!(
+            text.contains(&format!("a depth-{depth} search stored")),
+            "{text}"
+        );
+    }
 }
 
 /// The tree pane's words at 120x40.

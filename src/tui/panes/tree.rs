@@ -101,10 +101,14 @@ fn row_line<'a, G: Playable>(
         };
         parts.push((why.to_string(), theme.dim));
     } else {
-        // A failed aspiration pass has no move: it is named, and says how it failed.
+        // A failed aspiration pass has no move: it is named, and says first (so that a
+        // narrow pane keeps it) how it failed.
         let failed = node.kind == NodeKind::AspirationFailed;
         if failed {
-            parts.push(("aspiration pass".to_string(), theme.info));
+            parts.push((
+                format!("aspiration pass failed {}", failed_side(node.bound)),
+                theme.info,
+            ));
         } else {
             parts.push((name, strong));
         }
@@ -117,9 +121,7 @@ fn row_line<'a, G: Playable>(
             format!(" {}", window_text::<G>(node.alpha, node.beta)),
             theme.dim,
         ));
-        if failed {
-            parts.push((format!(" failed {}", failed_side(node.bound)), theme.cut));
-        } else {
+        if !failed {
             parts.push((
                 format!(" {}", bound_name(node.bound)),
                 if node.bound == Bound::Exact {
