@@ -45,8 +45,9 @@ const DEFAULT_TURN: Duration = Duration::from_secs(5);
 /// Time per move for `timeout_turn 0` ("as fast as possible"): a shallow search.
 const FASTEST_TURN: Duration = Duration::from_millis(20);
 /// Kept back from every turn limit for starting the search, answering and a loaded
-/// machine's scheduling delays; a quarter of the turn when that is more.
-const TURN_MARGIN: Duration = Duration::from_millis(150);
+/// machine's scheduling delays; a tenth of the turn when that is more (and never more than
+/// half the turn). The engine reads its clock every 256 nodes, about a millisecond.
+const TURN_MARGIN: Duration = Duration::from_millis(50);
 /// Kept back from the match's remaining time.
 const MATCH_MARGIN: Duration = Duration::from_millis(500);
 /// The remaining match time is spread over about this many more moves.
@@ -191,7 +192,7 @@ impl Clock {
         if turn.is_zero() {
             return FASTEST_TURN;
         }
-        let margin = TURN_MARGIN.max(turn / 4);
+        let margin = TURN_MARGIN.max(turn / 10);
         let mut budget = turn.saturating_sub(margin).max(turn / 2);
         let match_limited = self.match_limit > 0
             || self
@@ -853,20 +854,21 @@ mod tests {
             time_left: left,
             match_limit: limit,
         };
-        assert_eq!(clock(None, None, 0).budget(), Duration::from_millis(3750));
+        assert_eq!(clock(None, None, 0).budget(), Duration::from_millis(4500));
         assert_eq!(
             clock(Some(1000), None, 0).budget(),
-            Duration::from_millis(750)
+            Duration::from_millis(900)
         );
         assert_eq!(
             clock(Some(300), None, 0).budget(),
-            Duration::from_millis(150)
+            Duration::from_millis(250)
         );
+        assert_eq!(clock(Some(80), None, 0).budget(), Duration::from_millis(40));
         assert_eq!(clock(Some(0), None, 0).budget(), FASTEST_TURN);
         // Unlimited match time is sent as 2^31 - 1 and does not count.
         assert_eq!(
             clock(Some(1000), Some(UNLIMITED_TIME_LEFT), 0).budget(),
-            Duration::from_millis(750)
+            Duration::from_millis(900)
         );
         // 10.5 s left of a limited match: (10500 - 500) / 20 = 500 ms.
         assert_eq!(
