@@ -253,6 +253,14 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
         0
     }
 
+    /// For exact solving only: whether the children of this position are worth looking up
+    /// in the transposition table before any of them is searched (enhanced transposition
+    /// cut-offs: one may already prove a cut-off). It costs a move and a probe per child, so
+    /// it pays only where subtrees are large. The default is never.
+    fn transposition_lookahead(&self) -> bool {
+        false
+    }
+
     /// For exact solving only: fills `out` with legal moves among which some move is
     /// optimal in the game-theoretic sense (a rule such as "always take a free box"); the
     /// default is every legal move. Depth-limited searches never use it, since such rules

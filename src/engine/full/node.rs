@@ -150,6 +150,68 @@ where
         }
     }
 
+    /// Enhanced transposition cut-off: a child whose table entry (or endgame value) already
+    /// proves the node's value at least `beta`, found before any child is searched. Returns
+    /// that value, its height and the move's table index.
+    fn lookahead_cut(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        ply: usize,
+        beta: i32,
+    ) -> Option<(i32, Option<u32>, usize)> {
+        let table = self.table?;
+        let mut moves = std::mem::take(&mut self.plies.moves[ply]);
+        self.generate(game, &mut moves);
+        let mover = game.to_move();
+        let mut found = None;
+        for &mv in &moves {
+            let index = game.table_move_index(mv);
+            let undo = game.play(mv);
+            let same = game.to_move() == mover;
+            // The child's value from its own mover's side, as a bound, with its height.
+            let known = if let Some(outcome) = game.outcome() {
+                Some((
+                    score::terminal::<G>(outcome, game.to_move(), ply as u32 + 1),
+                    Bound::Exact,
+                    Some(0),
+                ))
+            } else if let Some(exact) = game.exact_value() {
+                Some((exact * MARGIN_UNIT, Bound::Exact, Some(0)))
+            } else {
+                table.probe(game.hash()).and_then(|entry| {
+                    let applies = if entry.proven {
+                        entry.depth < depth
+                    } else {
+                        entry.depth + 1 == depth
+                    };
+                    applies.then(|| {
+                        (
+                            value_from_table(entry.value, game, ply + 1),
+                            entry.bound,
+                            entry.proven.then_some(entry.depth),
+                        )
+                    })
+                })
+            };
+            game.undo(mv, undo);
+            let Some((value, bound, height)) = known else {
+                continue;
+            };
+            let (value, lower) = if same {
+                (value, matches!(bound, Bound::Exact | Bound::Lower))
+            } else {
+                (-value, matches!(bound, Bound::Exact | Bound::Upper))
+            };
+            if lower && value >= beta {
+                found = Some((value, height.map(|h| h + 1), index));
+                break;
+            }
+        }
+        self.plies.moves[ply] = moves;
+        found
+    }
+
     /// Negamax with a window: the value of `game` for its side to move, `depth` moves deep.
     fn node(
         &mut self,
@@ -252,6 +314,30 @@ where
                     return value;
                 }
             }
+        }
+        if self.settings.solve
+            && depth > 1
+            && game.transposition_lookahead()
+            && let Some((value, height, index)) = self.lookahead_cut(game, depth, ply, beta)
+        {
+            // Enhanced transposition cut-off: stored as the cut-off of a search would be.
+            self.stats.tt_cutoffs += 1;
+            if let Some(table) = self.table {
+                table.store(
+                    hash,
+                    Entry {
+                        value: value_to_table(value, game, ply),
+                        bound: Bound::Lower,
+                        depth: height.unwrap_or(depth),
+                        proven: height.is_some(),
+                        best: Some(index as u16),
+                    },
+                );
+            }
+            self.height = height;
+            self.observer.tt_hit();
+            self.observer.leave(value, Bound::Lower, 0);
+            return value;
         }
         let mover = game.to_move();
         let mut best = -INFINITY;

@@ -8,6 +8,7 @@
 //! (Starting threads for every split cost each split a thread creation per helper, which in
 //! short searches took as long as the split saved.)
 
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -60,6 +61,8 @@ struct Job<G: Game> {
     moves: Arc<[G::Move]>,
     depth: u32,
     shared: Arc<SplitState>,
+    /// Which split it belongs to (see [`SplitPool::next_split`]).
+    split: u64,
 }
 
 /// What a helper thread did with a [`Job`].
@@ -67,17 +70,60 @@ struct Done<M> {
     stats: SearchStats,
     stopped: bool,
     found: Vec<RootResult<M>>,
+    split: u64,
 }
 
 /// A helper thread: where its jobs go and where its answers come from.
 struct Helper<G: Game> {
     jobs: Sender<Job<G>>,
     done: Receiver<Done<G::Move>>,
+    /// The split whose job it is working on, if any (as far as the owner has seen: a helper
+    /// that has finished but whose answer is not yet read still counts as busy).
+    busy: Cell<Option<u64>>,
+    /// Answers read early (while looking for an idle helper), until their split collects.
+    early: RefCell<Vec<Done<G::Move>>>,
 }
 
-/// The helper threads of one search, waiting for splits.
+/// The helper threads of one search, waiting for splits. Only the thread that owns it (the
+/// main searcher) splits; it may split again, deeper, while an earlier split is under way,
+/// with the helpers that have finished their share of that one: so a helper is not left
+/// idle while the owner searches a large move of its own.
 pub(super) struct SplitPool<G: Game> {
     helpers: Vec<Helper<G>>,
+    next_split: Cell<u64>,
+}
+
+impl<G: Game> SplitPool<G> {
+    /// Reads the answers of helpers that have finished, without waiting, and says whether
+    /// any helper is free for a new split.
+    fn any_idle(&self) -> bool {
+        let mut idle = false;
+        for helper in &self.helpers {
+            if helper.busy.get().is_some()
+                && let Ok(done) = helper.done.try_recv()
+            {
+                helper.busy.set(None);
+                helper.early.borrow_mut().push(done);
+            }
+            idle |= helper.busy.get().is_none();
+        }
+        idle
+    }
+
+    /// The answer of `helper` for split `split`: read early, or waited for. `None` when the
+    /// helper is gone (it panicked).
+    fn collect(&self, helper: &Helper<G>, split: u64) -> Option<Done<G::Move>> {
+        let mut early = helper.early.borrow_mut();
+        if let Some(i) = early.iter().position(|d| d.split == split) {
+            return Some(early.swap_remove(i));
+        }
+        drop(early);
+        // A helper works on one job at a time, and only free helpers get jobs: the next
+        // answer on the channel is this split's.
+        let done = helper.done.recv().ok()?;
+        helper.busy.set(None);
+        Some(done)
+    }
 }
 
 impl<G: Game> SplitPool<G> {
@@ -115,15 +161,27 @@ impl<G: Game> SplitPool<G> {
                         stats: std::mem::take(&mut worker.stats),
                         stopped: worker.stopped,
                         found,
+                        split: job.split,
                     };
                     if done_tx.send(done).is_err() {
                         break;
                     }
                 }
             }));
-            helpers.push(Helper { jobs, done });
+            helpers.push(Helper {
+                jobs,
+                done,
+                busy: Cell::new(None),
+                early: RefCell::new(Vec::new()),
+            });
         }
-        (Self { helpers }, handles)
+        (
+            Self {
+                helpers,
+                next_split: Cell::new(0),
+            },
+            handles,
+        )
     }
 }
 
@@ -134,9 +192,10 @@ where
     O: SearchObserver<G::Move>,
 {
     /// Whether a node `depth` moves from the horizon with `moves` moves is worth sharing
-    /// among the threads (only the thread that owns the pool splits, and not twice at once).
+    /// among the threads and a helper is free to share it (only the thread that owns the
+    /// pool splits; inside a split, with the helpers that have finished their share).
     pub(super) fn can_split(&self, depth: u32, moves: usize) -> bool {
-        self.pool.is_some() && depth >= PARALLEL_DEPTH && moves > 2
+        depth >= PARALLEL_DEPTH && moves > 2 && self.pool.is_some_and(SplitPool::any_idle)
     }
 
     /// Searches `moves[1..]` of the node at `ply` on every thread: each thread takes the next
@@ -161,43 +220,47 @@ where
             ties_on,
             ply,
         });
-        // Taken for the split: the nodes below it do not split again.
-        let Some(pool) = self.pool.take() else {
+        let Some(pool) = self.pool else {
             return self.take_moves(game, depth, moves, &shared);
         };
+        let split = pool.next_split.get();
+        pool.next_split.set(split + 1);
         let shared_moves: Arc<[G::Move]> = Arc::from(moves);
-        // A helper that panicked has dropped its end: its jobs cannot be sent, and whatever
-        // it took counts as unsearched, which only a stop would otherwise cause.
-        let busy: Vec<bool> = pool
-            .helpers
-            .iter()
-            .map(|helper| {
-                helper
-                    .jobs
-                    .send(Job {
-                        position: game.clone(),
-                        moves: Arc::clone(&shared_moves),
-                        depth,
-                        shared: Arc::clone(&shared),
-                    })
-                    .is_ok()
-            })
-            .collect();
-        let mut found = self.take_moves(game, depth, moves, &shared);
-        for (helper, busy) in pool.helpers.iter().zip(busy) {
-            if !busy {
+        // The free helpers join; a helper that panicked has dropped its end: its job cannot
+        // be sent, and whatever it took counts as unsearched, which only a stop would
+        // otherwise cause.
+        let mut joined = Vec::with_capacity(pool.helpers.len());
+        for helper in &pool.helpers {
+            if helper.busy.get().is_some() {
                 continue;
             }
-            match helper.done.recv() {
-                Ok(done) => {
+            let sent = helper
+                .jobs
+                .send(Job {
+                    position: game.clone(),
+                    moves: Arc::clone(&shared_moves),
+                    depth,
+                    shared: Arc::clone(&shared),
+                    split,
+                })
+                .is_ok();
+            if sent {
+                helper.busy.set(Some(split));
+                joined.push(helper);
+            }
+        }
+        // The pool stays: a helper that finishes its share first may join a split below.
+        let mut found = self.take_moves(game, depth, moves, &shared);
+        for helper in joined {
+            match pool.collect(helper, split) {
+                Some(done) => {
                     self.stats.merge_counts(&done.stats);
                     self.stopped |= done.stopped;
                     found.extend(done.found);
                 }
-                Err(_) => self.stopped = true,
+                None => self.stopped = true,
             }
         }
-        self.pool = Some(pool);
         found
     }
 
