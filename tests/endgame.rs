@@ -277,3 +277,49 @@ fn large_boards_get_a_table_for_fewer_stones_not_a_giant_one() {
     let six = KalahOptions::default();
     assert_eq!(six.endgame_stones_for_board(), six.endgame_stones);
 }
+
+/// The TUI's comparison of algorithms searches `without_exact_values()`: to a fixed depth,
+/// the full engine then sees the tree plain minimax sees and finds its value, while with the
+/// database it may see past the depth (Kalah(4,3) at depth 8 is +6 with the database and +4
+/// for minimax).
+#[test]
+fn without_exact_values_a_fixed_depth_search_sees_what_minimax_sees() {
+    const STONES: u32 = 8;
+    let stop = StopFlag::new();
+    endgame::prepare(None, 4, true, STONES, &mut |_, _| {}, &stop).unwrap();
+    let game = Kalah::new(4, 3)
+        .with_empty_capture(true)
+        .with_endgame(STONES);
+    let plain = game.without_exact_values();
+    assert_eq!(plain.exact_value(), None);
+    assert_eq!(plain.hash(), game.hash());
+    let to_depth = |game: &Kalah, algorithm: Algorithm, depth: u32| {
+        let settings = EngineSettings {
+            random_ties: false,
+            threads: 1,
+            tt_mb: 4,
+            ..EngineSettings::to_depth(algorithm, depth)
+        };
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(0);
+        gametree::engine::api::search(
+            game,
+            &StoreEval,
+            &settings,
+            &mut rng,
+            &mut NoopObserver,
+            &StopFlag::new(),
+            &mut |_| {},
+        )
+    };
+    let mut differed = false;
+    for depth in [4, 6, 8] {
+        let minimax = to_depth(&plain, Algorithm::Minimax, depth);
+        let full = to_depth(&plain, Algorithm::Full, depth);
+        assert_eq!(full.value, minimax.value, "depth {depth}");
+        assert_eq!(full.stats.endgame_hits, 0, "depth {depth}");
+        let with_db = to_depth(&game, Algorithm::Full, depth);
+        differed |= with_db.value != minimax.value;
+    }
+    // The case the comparison guards against happens on this board.
+    assert!(differed);
+}

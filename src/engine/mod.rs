@@ -205,6 +205,15 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
         None
     }
 
+    /// The same position without the knowledge [`Game::exact_value`] reads (Kalah's endgame
+    /// database detached), for searches that must see the same tree as plain minimax does
+    /// to the same depth: the TUI's comparison of algorithms. The default is the position
+    /// itself.
+    #[must_use]
+    fn without_exact_values(&self) -> Self {
+        self.clone()
+    }
+
     /// A dense index of `mv`, below [`Game::move_space`] (for killer and history tables).
     fn move_index(&self, mv: Self::Move) -> usize;
 

@@ -335,7 +335,7 @@ where
                 );
             }
             self.height = height;
-            self.observer.tt_hit();
+            self.observer.tt_hit(height.unwrap_or(depth));
             self.observer.leave(value, Bound::Lower, 0);
             return value;
         }

@@ -739,18 +739,66 @@ impl GameOptions for GomokuOptions {
         )
         .value_name("BOOL"),
         // The pattern weights (dotted: setup rows under "Evaluator weights", never flags).
-        OptionDoc::no_flag("patterns.five", "Five", "a five: connect in a row (default 100000)"),
-        OptionDoc::no_flag("patterns.open_four", "Open four", "a four that two points complete (10000)"),
-        OptionDoc::no_flag("patterns.double_closed_four", "Two closed fours", "two closed fours (10000)"),
-        OptionDoc::no_flag("patterns.closed_four_open_three", "Closed four + open 3", "a closed four and an open three (10000)"),
-        OptionDoc::no_flag("patterns.double_open_three", "Two open threes", "two open threes (5000)"),
-        OptionDoc::no_flag("patterns.closed_three_open_three", "Closed + open three", "a closed three and an open three (1000)"),
-        OptionDoc::no_flag("patterns.closed_four", "Closed four", "a four that one point completes (500)"),
-        OptionDoc::no_flag("patterns.open_three", "Open three", "a three that can become an open four (200)"),
-        OptionDoc::no_flag("patterns.double_open_two", "Two open twos", "two open twos (100)"),
-        OptionDoc::no_flag("patterns.closed_three", "Closed three", "a three that can become only a closed four (50)"),
-        OptionDoc::no_flag("patterns.open_two", "Open two", "a two that can become an open three (5)"),
-        OptionDoc::no_flag("patterns.closed_two", "Closed two", "a two that can become only a closed three (3)"),
+        OptionDoc::no_flag(
+            "patterns.five",
+            "Five",
+            "a five: connect in a row (default 100000)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.open_four",
+            "Open four",
+            "a four that two points complete (10000)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.double_closed_four",
+            "Two closed fours",
+            "two closed fours (10000)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.closed_four_open_three",
+            "Closed four + open 3",
+            "a closed four and an open three (10000)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.double_open_three",
+            "Two open threes",
+            "two open threes (5000)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.closed_three_open_three",
+            "Closed + open three",
+            "a closed three and an open three (1000)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.closed_four",
+            "Closed four",
+            "a four that one point completes (500)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.open_three",
+            "Open three",
+            "a three that can become an open four (200)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.double_open_two",
+            "Two open twos",
+            "two open twos (100)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.closed_three",
+            "Closed three",
+            "a three that can become only a closed four (50)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.open_two",
+            "Open two",
+            "a two that can become an open three (5)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.closed_two",
+            "Closed two",
+            "a two that can become only a closed three (3)",
+        ),
     ];
 
     fn validate(&self, source: &str) -> Result<(), ConfigError> {

@@ -584,6 +584,10 @@ impl Game for Kalah {
             .map(|remaining| self.banked() * self.to_move.sign() + remaining)
     }
 
+    fn without_exact_values(&self) -> Self {
+        self.clone().with_endgame(0)
+    }
+
     /// Where at least [`LOOKAHEAD_STONES`] more stones are in play than the endgame
     /// database holds: nearer to it, children are answered by the database anyway.
     #[inline]
