@@ -22,12 +22,6 @@ const ASPIRATION_MAX: i32 = 64 * MARGIN_UNIT;
 /// earlier: a partial iteration still counts when it finds a better root move, and time a
 /// move is given is lost when unused (0.75 rather than 0.5 won 63 - 57 in a Gomoku match).
 const SOFT_TIME_SHARE: f64 = 0.75;
-/// A solve's shallow iterations, for a first guess, go below this depth. Kalah(6,4) with
-/// the empty-capture rule (18-stone database, one thread): below depth 6 the guess is +2 and
-/// the proof takes 169.5 M nodes (87.6 s of CPU); below 12, +6 and 127.2 M (66.0 s); below
-/// 16, +7 and 110.9 M (57.7 s); below 22 the guess is the value, +10, but the one test that
-/// proves it from above, started cold, takes 123.4 M (57.5 s).
-const SOLVE_GUESS_DEPTH: u32 = 16;
 
 impl<G, E, O> Searcher<'_, G, E, O>
 where
@@ -64,7 +58,7 @@ where
         // table's best moves (they cost a fraction of the proof and save it whole passes),
         // then goes straight to the end.
         let depths: Vec<u32> = if self.settings.solve {
-            (1..SOLVE_GUESS_DEPTH.min(max_depth))
+            (1..G::SOLVE_GUESS_DEPTH.min(max_depth))
                 .chain(std::iter::once(max_depth))
                 .collect()
         } else {

@@ -23,8 +23,10 @@
 //!
 //! Threads split nodes (the "young brothers wait" rule of parallel alpha-beta, Feldmann et
 //! al. 1990): a node at least `PARALLEL_DEPTH` (5) moves from the horizon searches its first
-//! move alone; if that does not cut off, the other moves are dealt out to all threads, each
-//! taking the next move not yet taken with a floor at the best value any thread has found.
+//! move alone; if that does not cut off, the other moves are dealt out to all free threads,
+//! each taking the next move not yet taken with a floor at the best value any thread has
+//! found. A helper that has finished its share while the main thread still searches one of
+//! its own moves joins the next split below it, so that no thread waits long.
 //! A move that fails low under a floor another thread raised is only known to be at most that
 //! floor, so it never displaces a move that reached the same value. The value is the one a
 //! single thread finds; only the number of nodes changes.

@@ -109,19 +109,21 @@ impl<G: Game> SplitPool<G> {
         }
         idle
     }
+}
 
-    /// The answer of `helper` for split `split`: read early, or waited for. `None` when the
-    /// helper is gone (it panicked).
-    fn collect(&self, helper: &Helper<G>, split: u64) -> Option<Done<G::Move>> {
-        let mut early = helper.early.borrow_mut();
+impl<G: Game> Helper<G> {
+    /// Its answer for split `split`: read early, or waited for. `None` when the helper is
+    /// gone (it panicked).
+    fn collect(&self, split: u64) -> Option<Done<G::Move>> {
+        let mut early = self.early.borrow_mut();
         if let Some(i) = early.iter().position(|d| d.split == split) {
             return Some(early.swap_remove(i));
         }
         drop(early);
         // A helper works on one job at a time, and only free helpers get jobs: the next
         // answer on the channel is this split's.
-        let done = helper.done.recv().ok()?;
-        helper.busy.set(None);
+        let done = self.done.recv().ok()?;
+        self.busy.set(None);
         Some(done)
     }
 }
@@ -252,7 +254,7 @@ where
         // The pool stays: a helper that finishes its share first may join a split below.
         let mut found = self.take_moves(game, depth, moves, &shared);
         for helper in joined {
-            match pool.collect(helper, split) {
+            match helper.collect(split) {
                 Some(done) => {
                     self.stats.merge_counts(&done.stats);
                     self.stopped |= done.stopped;
