@@ -284,7 +284,7 @@ fn large_boards_get_a_table_for_fewer_stones_not_a_giant_one() {
 /// for minimax).
 #[test]
 fn without_exact_values_a_fixed_depth_search_sees_what_minimax_sees() {
-    const STONES: u32 = 8;
+    const STONES: u32 = 16;
     let stop = StopFlag::new();
     endgame::prepare(None, 4, true, STONES, &mut |_, _| {}, &stop).unwrap();
     let game = Kalah::new(4, 3)
