@@ -154,7 +154,7 @@ where
 }
 
 /// Whether the root searches only the moves that stop a threatened forced win (off: it lost
-/// more than it won in matches), and whether leaves look for a short forced win (on: it won
+/// 42.5 - 77.5 in 120 games against the same engine without it), and whether leaves look for a short forced win (on: it won
 /// 67 - 53 in 120 games against the same engine without it). See docs/performance.md,
 /// "Gomoku threat search".
 pub(crate) const ROOT_DEFENCE: bool = false;
