@@ -585,7 +585,7 @@ impl Game for Kalah {
     }
 
     fn without_exact_values(&self) -> Self {
-        self.clone().with_endgame(0)
+        self.with_endgame(0)
     }
 
     /// Kalah(6,4) with the empty-capture rule (18-stone database, one thread): from
