@@ -138,9 +138,11 @@ fn fake_brain(name: &str, on_move: &str) -> (TempDir, BrainCommand) {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
+    // Run through the shell rather than executed directly: a file just written can be
+    // "busy" (ETXTBSY) for exec while another test thread's fork still holds its handle.
     let command = BrainCommand {
-        command: path.display().to_string(),
-        args: Vec::new(),
+        command: "/bin/sh".to_string(),
+        args: vec![path.display().to_string()],
     };
     (dir, command)
 }
@@ -326,8 +328,9 @@ fn a_failing_brain_loses_its_games_and_the_tournament_goes_on() {
     let (dir, crash) = fake_brain("crash", "exit 1");
     let (standings, records) = brain_tournament(&format!(
         "[[entrant]]\nname = \"engine\"\ndepth = 1\ntime_ms = 0\nthreads = 1\n\
-         [[entrant]]\nname = \"crash\"\nbrain = \"{}\"\n",
-        crash.command
+         [[entrant]]\nname = \"crash\"\nbrain = \"{} {}\"\n",
+        crash.command,
+        crash.args.join(" ")
     ));
     drop(dir);
     assert_eq!(records.len(), 2);

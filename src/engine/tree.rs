@@ -157,6 +157,36 @@ pub struct TreeNode<M> {
 }
 
 /// A recorded search tree.
+impl<M> TreeNode<M> {
+    /// A node as it is opened: its window, no value yet, no cut-off or table hit, no
+    /// children.
+    pub fn opened(
+        parent: Option<u32>,
+        mv: Option<M>,
+        depth: u32,
+        to_move: Player,
+        (alpha, beta): (i32, i32),
+        kind: NodeKind,
+    ) -> Self {
+        Self {
+            parent,
+            mv,
+            depth,
+            to_move,
+            alpha,
+            beta,
+            value: 0,
+            bound: Bound::Exact,
+            skipped: 0,
+            on_pv: false,
+            tt_hit: false,
+            stored_depth: None,
+            kind,
+            children: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchTree<M> {
     /// Every recorded node; index 0 is the root.
@@ -287,22 +317,14 @@ impl<M: Copy + PartialEq> SearchTree<M> {
         let mut child = position.clone();
         child.play(mv);
         let index = self.nodes.len() as u32;
-        self.nodes.push(TreeNode {
-            parent: Some(parent),
-            mv: Some(mv),
-            depth: depth.saturating_sub(1),
-            to_move: child.to_move(),
-            alpha: 0,
-            beta: 0,
-            value: 0,
-            bound: Bound::Exact,
-            skipped: 0,
-            on_pv: false,
-            tt_hit: false,
-            stored_depth: None,
-            kind: NodeKind::Skipped,
-            children: Vec::new(),
-        });
+        self.nodes.push(TreeNode::opened(
+            Some(parent),
+            Some(mv),
+            depth.saturating_sub(1),
+            child.to_move(),
+            (0, 0),
+            NodeKind::Skipped,
+        ));
         self.nodes[parent as usize].children.push(index);
     }
 
@@ -471,22 +493,14 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
         if let Some(p) = parent {
             self.tree.nodes[p as usize].children.push(index);
         }
-        self.tree.nodes.push(TreeNode {
+        self.tree.nodes.push(TreeNode::opened(
             parent,
             mv,
             depth,
             to_move,
-            alpha,
-            beta,
-            value: 0,
-            bound: Bound::Exact,
-            skipped: 0,
-            on_pv: false,
-            tt_hit: false,
-            stored_depth: None,
+            (alpha, beta),
             kind,
-            children: Vec::new(),
-        });
+        ));
         self.stack.push(index);
         if parent.is_none() {
             self.keep_failed_passes();
