@@ -14,6 +14,7 @@
 //! costs a few line look-ups rather than a scan of the board.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use super::eval::point_score;
@@ -99,15 +100,15 @@ impl Gomoku {
         (row * n + col) as Cell
     }
 
-    /// Pushes onto `out` (once each, via `seen`) the empty points where `player`'s stone
-    /// makes, along a line where `player` has a lane of `need`, a shape that `wanted` accepts.
-    fn line_moves(
+    /// Calls `visit` with the shape `player`'s stone would make on each empty point of every
+    /// line where `player` has a lane of `need`, with the line's index and the point's
+    /// position in it (so that the cell is worked out only for the points wanted), until
+    /// `visit` breaks.
+    fn scan_line_points(
         &self,
         player: Player,
         need: u64,
-        wanted: impl Fn(Shape) -> bool,
-        seen: &mut CellSet,
-        out: &mut Vec<Cell>,
+        mut visit: impl FnMut(Shape, usize, u32) -> ControlFlow<()>,
     ) {
         let p = player.index();
         let k = self.table.connect();
@@ -121,14 +122,32 @@ impl Gomoku {
             while empty != 0 {
                 let pos = empty.trailing_zeros();
                 empty &= empty - 1;
-                if wanted(self.table.shape_if_placed(own, blocked, pos)) {
-                    let cell = self.line_point(index, pos);
-                    if seen.insert(cell) {
-                        out.push(cell);
-                    }
+                if visit(self.table.shape_if_placed(own, blocked, pos), index, pos).is_break() {
+                    return;
                 }
             }
         }
+    }
+
+    /// Pushes onto `out` (once each, via `seen`) the empty points where `player`'s stone
+    /// makes, along a line where `player` has a lane of `need`, a shape that `wanted` accepts.
+    fn line_moves(
+        &self,
+        player: Player,
+        need: u64,
+        wanted: impl Fn(Shape) -> bool,
+        seen: &mut CellSet,
+        out: &mut Vec<Cell>,
+    ) {
+        self.scan_line_points(player, need, |shape, index, pos| {
+            if wanted(shape) {
+                let cell = self.line_point(index, pos);
+                if seen.insert(cell) {
+                    out.push(cell);
+                }
+            }
+            ControlFlow::Continue(())
+        });
     }
 
     /// The points where `player` would make five now.
@@ -464,30 +483,20 @@ impl Gomoku {
 impl Gomoku {
     /// How many points make five for `player` (counting stops at two), and the first.
     fn five_point(&self, player: Player) -> (u32, Option<Cell>) {
-        let p = player.index();
-        let k = self.table.connect();
         let (mut count, mut first) = (0, None);
-        for (index, line) in self.lines.iter().enumerate().take(6 * self.size() - 2) {
-            if line.shapes[p] & HAS_FOUR == 0 || u32::from(line.len) < k {
-                continue;
-            }
-            let len = u32::from(line.len);
-            let (own, blocked) = self.table.pad(line.stones[p], line.stones[1 - p], len);
-            let mut empty = !(line.stones[0] | line.stones[1]) & ((1u32 << len) - 1);
-            while empty != 0 {
-                let pos = empty.trailing_zeros();
-                empty &= empty - 1;
-                if self.table.shape_if_placed(own, blocked, pos) == Shape::Five {
-                    let cell = self.line_point(index, pos);
-                    if first.is_none() {
-                        first = Some(cell);
-                        count = 1;
-                    } else if first != Some(cell) {
-                        return (2, first);
-                    }
+        self.scan_line_points(player, HAS_FOUR, |shape, index, pos| {
+            if shape == Shape::Five {
+                let cell = self.line_point(index, pos);
+                if first.is_none() {
+                    first = Some(cell);
+                    count = 1;
+                } else if first != Some(cell) {
+                    count = 2;
+                    return ControlFlow::Break(());
                 }
             }
-        }
+            ControlFlow::Continue(())
+        });
         (count, first)
     }
 
