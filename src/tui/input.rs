@@ -389,16 +389,8 @@ fn modifiers_of(m: u16) -> KeyModifiers {
 
 /// A mouse report: button code `cb`, 1-based column and row.
 fn mouse(cb: u16, cx: u16, cy: u16, release: bool) -> Option<Event> {
-    let mut modifiers = KeyModifiers::NONE;
-    if cb & 4 != 0 {
-        modifiers |= KeyModifiers::SHIFT;
-    }
-    if cb & 8 != 0 {
-        modifiers |= KeyModifiers::ALT;
-    }
-    if cb & 16 != 0 {
-        modifiers |= KeyModifiers::CONTROL;
-    }
+    // Bits 4, 8 and 16 are shift, alt and control: the bit set of xterm's modifier parameter.
+    let modifiers = modifiers_of(((cb >> 2) & 7) + 1);
     let low = cb & 3;
     let kind = if cb & 64 != 0 {
         match low {
@@ -514,6 +506,27 @@ mod tests {
                 at(MouseEventKind::Up(MouseButton::Left), 9, 4),
                 at(MouseEventKind::ScrollDown, 2, 3),
                 at(MouseEventKind::Down(MouseButton::Left), 0, 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn mouse_reports_carry_shift_alt_and_control() {
+        let (out, _) = decode_all(b"\x1b[<4;1;1M\x1b[<8;1;1M\x1b[<16;1;1M\x1b[<28;1;1M");
+        let modifiers: Vec<KeyModifiers> = out
+            .iter()
+            .map(|event| match event {
+                Event::Mouse(mouse) => mouse.modifiers,
+                other => panic!("not a mouse event: {other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            modifiers,
+            vec![
+                KeyModifiers::SHIFT,
+                KeyModifiers::ALT,
+                KeyModifiers::CONTROL,
+                KeyModifiers::SHIFT | KeyModifiers::ALT | KeyModifiers::CONTROL,
             ]
         );
     }
