@@ -15,7 +15,7 @@ use gametree::brain::protocol::{CommandReader, Response};
 use gametree::config::Config;
 use gametree::games::Playable;
 use gametree::games::dots::Dots;
-use gametree::games::gomoku::Gomoku;
+use gametree::games::gomoku::{Gomoku, GomokuOptions, Rule};
 use gametree::games::kalah::Kalah;
 use gametree::games::tictactoe::TicTacToe;
 use gametree::session::{Session, parse_saved, peek_saved};
@@ -52,6 +52,14 @@ fn seeds(surface: &str) -> Vec<Vec<u8>> {
     let seeds: Vec<Vec<u8>> = files.iter().map(|p| std::fs::read(p).unwrap()).collect();
     assert!(!seeds.is_empty(), "no seeds in {}", dir.display());
     seeds
+}
+
+/// The config seeds, and the built-in config.toml itself (so that every key it has, the
+/// Gomoku pattern table's among them, is mutated, and the seed never goes stale).
+fn config_seeds() -> Vec<Vec<u8>> {
+    let mut all = seeds("config");
+    all.push(include_bytes!("../config.toml").to_vec());
+    all
 }
 
 /// Seeds of one line each (moves, entrant flags).
@@ -215,7 +223,7 @@ proptest! {
     #![proptest_config(config())]
 
     #[test]
-    fn config_files_never_panic(text in input(seeds("config"))) {
+    fn config_files_never_panic(text in input(config_seeds())) {
         match Config::parse(&text, "fuzz.toml") {
             Ok(config) => {
                 let _ = config.game_options::<TicTacToe>();
@@ -334,7 +342,7 @@ fn accepted<G: Playable>(text: &str) {
 #[test]
 fn every_seed_is_accepted() {
     // A corpus of refused inputs would test only the first error path of each parser.
-    for seed in seeds("config") {
+    for seed in config_seeds() {
         Config::parse(&String::from_utf8(seed).unwrap(), "seed").unwrap();
     }
     for seed in seeds("tournament") {
@@ -376,8 +384,8 @@ fn every_seed_is_accepted() {
 #[test]
 #[ignore = "writes tests/data/fuzz/save"]
 fn write_save_seeds() {
-    fn write<G: Playable>(name: &str, moves: &str) {
-        let mut session = Session::<G>::new(G::Options::default());
+    fn write<G: Playable>(name: &str, options: G::Options, moves: &str) {
+        let mut session = Session::<G>::new(options);
         for word in moves.split_whitespace() {
             let mv = session.current().parse_move(word).unwrap();
             session.play(mv, Some(1)).unwrap();
@@ -388,8 +396,16 @@ fn write_save_seeds() {
             .join(format!("{name}.json"));
         std::fs::write(path, session.to_json(&players).unwrap()).unwrap();
     }
-    write::<TicTacToe>("tictactoe", "b2 a1 c3");
-    write::<Gomoku>("gomoku", "h8 h9 i8");
-    write::<Kalah>("kalah", "c f");
-    write::<Dots>("dots", "a1-b1 c3-c4");
+    // The Gomoku save carries a rule and a pattern table of its own, so that mutations reach
+    // those fields too.
+    let mut gomoku = GomokuOptions {
+        rule: Rule::Standard,
+        ..GomokuOptions::default()
+    };
+    gomoku.patterns.open_three = 333.5;
+    gomoku.patterns.closed_two = 2.0;
+    write::<TicTacToe>("tictactoe", Default::default(), "b2 a1 c3");
+    write::<Gomoku>("gomoku", gomoku, "h8 h9 i8");
+    write::<Kalah>("kalah", Default::default(), "c f");
+    write::<Dots>("dots", Default::default(), "a1-b1 c3-c4");
 }

@@ -921,6 +921,7 @@ fn transposition_table_hits_are_marked_and_explained() {
     child.to_move = Player::Second;
     child.bound = Bound::Lower;
     child.tt_hit = true;
+    child.stored_depth = Some(3);
     tree.nodes.push(child);
     tree.nodes[0].children.push(1);
     feed(
@@ -933,10 +934,10 @@ fn transposition_table_hits_are_marked_and_explained() {
     feed(&mut app, vec![key(KeyCode::Down)]);
     let buf = render(&mut app, 120, 40);
     let text = tree_words(&app, &buf);
-    assert!(text.contains("b2 +0 [-inf, +inf] lower TT"), "{text}");
+    assert!(text.contains("b2 +0 [-inf, +inf] lower TT d3"), "{text}");
     assert!(
         text.contains(
-            "O to move · table cut-off: an earlier search stored a lower bound: at least +0"
+            "O to move · table cut-off: a depth-3 search stored a lower bound: at least +0"
         ),
         "{text}"
     );

@@ -135,7 +135,13 @@ fn row_line<'a, G: Playable>(
             parts.push((format!(" ✂{}", node.skipped), theme.cut));
         }
         if node.tt_hit {
-            parts.push((" TT".to_string(), theme.info));
+            // The depth of the search that stored the entry: a deeper one than this node's
+            // is what makes a table answer worth trusting here.
+            let marker = match node.stored_depth {
+                Some(d) => format!(" TT d{d}"),
+                None => " TT".to_string(),
+            };
+            parts.push((marker, theme.info));
         }
         let kind = kind_text(node.kind);
         if !kind.is_empty() && !failed {
