@@ -283,13 +283,7 @@ impl Config {
 
     /// Reads and validates a config file.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            source_name: name.clone(),
-            key: "(file)".to_string(),
-            value: String::new(),
-            expected: format!("cannot be read: {e}"),
-        })?;
+        let (text, name) = ConfigError::read_file(path)?;
         Self::parse(&text, &name)
     }
 

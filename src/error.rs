@@ -126,6 +126,20 @@ impl ConfigError {
         }
     }
 
+    /// Reads a settings file's text; an unreadable file is an error naming it.
+    pub fn read_file(path: &std::path::Path) -> Result<(String, String), Self> {
+        let name = path.display().to_string();
+        match std::fs::read_to_string(path) {
+            Ok(text) => Ok((text, name)),
+            Err(e) => Err(Self::new(
+                name,
+                "(file)",
+                "",
+                format!("cannot be read: {e}"),
+            )),
+        }
+    }
+
     /// A refused engine setting from `source`, its key under `prefix` (`players.first`;
     /// empty for none).
     pub fn from_field(

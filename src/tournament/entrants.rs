@@ -157,13 +157,7 @@ fn unknown(source: &str, key: &str, known: &[&str]) -> ConfigError {
 impl TournamentSpec {
     /// Reads a tournament file.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            source_name: name.clone(),
-            key: "(file)".to_string(),
-            value: String::new(),
-            expected: format!("cannot be read: {e}"),
-        })?;
+        let (text, name) = ConfigError::read_file(path)?;
         Self::parse(&text, &name, path.parent())
     }
 

@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect, Size};
 
-use super::{BoardCtx, BoardView, paint, path_style, put, put_str, step_grid};
+use super::{BoardCtx, BoardView, junction, paint, path_style, put, put_str, step_grid};
 use crate::engine::{Game, Player};
 use crate::games::gomoku::{Cell, Gomoku};
 use crate::tui::action::Dir;
@@ -143,36 +143,13 @@ impl BoardView<Gomoku> for GomokuView {
                     continue;
                 };
                 let mark = geo.mark_rect(row, col);
-                let highlight = if winning.contains(&cell) {
-                    Some(theme.win)
-                } else if ctx.hint == Some(cell) {
-                    Some(theme.hint)
-                } else if ctx.last == Some(cell) {
-                    Some(theme.last_move)
-                } else {
-                    None
-                };
-                if let Some(style) = highlight {
+                if let Some(style) = ctx.highlight(cell, winning.contains(&cell)) {
                     paint(buf, mark, style);
                 }
                 if let Some(player) = game.at(cell) {
                     put(buf, x, y, stone_symbol(player), theme.stone);
                 } else {
-                    let top = row + 1 == n;
-                    let bottom = row == 0;
-                    let left = col == 0;
-                    let right = col + 1 == n;
-                    let symbol = match (top, bottom, left, right) {
-                        (true, _, true, _) => "┌",
-                        (true, _, _, true) => "┐",
-                        (true, _, _, _) => "┬",
-                        (_, true, true, _) => "└",
-                        (_, true, _, true) => "┘",
-                        (_, true, _, _) => "┴",
-                        (_, _, true, _) => "├",
-                        (_, _, _, true) => "┤",
-                        _ => "┼",
-                    };
+                    let symbol = junction(row + 1 == n, row == 0, col == 0, col + 1 == n);
                     put(buf, x, y, symbol, theme.grid);
                 }
                 if ctx.cursor == Some(cell) {

@@ -55,6 +55,35 @@ impl<G: Game, C> BoardCtx<'_, G, C> {
             self.theme.cursor
         }
     }
+
+    /// The background of the place of move `mv`: the winning line's, else the hint's, else
+    /// the last move's, else none.
+    pub fn highlight(&self, mv: G::Move, winning: bool) -> Option<Style> {
+        if winning {
+            Some(self.theme.win)
+        } else if self.hint == Some(mv) {
+            Some(self.theme.hint)
+        } else if self.last == Some(mv) {
+            Some(self.theme.last_move)
+        } else {
+            None
+        }
+    }
+}
+
+/// The box-drawing junction of a grid point on the given edges (`top` row, `left` column...).
+pub(crate) fn junction(top: bool, bottom: bool, left: bool, right: bool) -> &'static str {
+    match (top, bottom, left, right) {
+        (true, _, true, _) => "┌",
+        (true, _, _, true) => "┐",
+        (true, _, _, _) => "┬",
+        (_, true, true, _) => "└",
+        (_, true, _, true) => "┘",
+        (_, true, _, _) => "┴",
+        (_, _, true, _) => "├",
+        (_, _, _, true) => "┤",
+        _ => "┼",
+    }
 }
 
 /// The style of a numbered move of a previewed line: the mover's colour, reversed, so the
@@ -155,23 +184,12 @@ pub(crate) fn draw_grid(
                 (false, false) => continue,
                 (true, false) => "─",
                 (false, true) => "│",
-                (true, true) => {
-                    let top = row_line == 0;
-                    let bottom = row_line == rows;
-                    let left = col_line == 0;
-                    let right = col_line == cols;
-                    match (top, bottom, left, right) {
-                        (true, _, true, _) => "┌",
-                        (true, _, _, true) => "┐",
-                        (true, _, _, _) => "┬",
-                        (_, true, true, _) => "└",
-                        (_, true, _, true) => "┘",
-                        (_, true, _, _) => "┴",
-                        (_, _, true, _) => "├",
-                        (_, _, _, true) => "┤",
-                        _ => "┼",
-                    }
-                }
+                (true, true) => junction(
+                    row_line == 0,
+                    row_line == rows,
+                    col_line == 0,
+                    col_line == cols,
+                ),
             };
             put(buf, x + dx, y + dy, symbol, style);
         }

@@ -120,16 +120,8 @@ impl BoardView<TicTacToe> for TicTacToeView {
         let winning = game.winning_line();
         for cell in 0..9u8 {
             let rect = cell_rect(geo, cell);
-            let highlight = if winning.is_some_and(|line| line.contains(&cell)) {
-                Some(theme.win)
-            } else if ctx.hint == Some(cell) {
-                Some(theme.hint)
-            } else if ctx.last == Some(cell) {
-                Some(theme.last_move)
-            } else {
-                None
-            };
-            if let Some(style) = highlight {
+            let in_line = winning.is_some_and(|line| line.contains(&cell));
+            if let Some(style) = ctx.highlight(cell, in_line) {
                 paint(buf, rect, style);
             }
             if let Some(player) = game.at(cell) {
