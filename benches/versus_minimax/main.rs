@@ -35,7 +35,20 @@ use adapter::{Adaptable, Eval, State};
 use passing::{Passing, PassingEval};
 
 /// The depth of Kalah 6x4's iterative searches, with and without the forced passes.
-const KALAH_ITERATIVE_DEPTH: Option<u32> = Some(12);
+const KALAH_ITERATIVE_DEPTH: u32 = 12;
+
+/// The environment variable that sets another depth for Kalah 6x4's iterative searches (to
+/// compare tree sizes depth by depth).
+const KALAH_DEPTH_VAR: &str = "GAMETREE_BENCH_KALAH_DEPTH";
+
+/// [`KALAH_ITERATIVE_DEPTH`], or the depth in [`KALAH_DEPTH_VAR`].
+fn kalah_iterative_depth() -> Option<u32> {
+    let depth = std::env::var(KALAH_DEPTH_VAR).map_or(KALAH_ITERATIVE_DEPTH, |text| {
+        text.parse()
+            .expect("GAMETREE_BENCH_KALAH_DEPTH is a depth in plies, like 9")
+    });
+    Some(depth)
+}
 
 /// The transposition table of both sides' iterative searches.
 const TABLE_MB: usize = 64;
@@ -483,13 +496,13 @@ fn benches(c: &mut Criterion) {
             eval: StoreEval,
             perft_depth: 8,
             alphabeta_depth: 10,
-            iterative_depth: KALAH_ITERATIVE_DEPTH,
+            iterative_depth: kalah_iterative_depth(),
         },
     );
     // Like for like: our engine with the crate's forced pass after every extra turn, so that
     // both search the same tree shape to the same nominal depth (see passing.rs).
     let kalah = Kalah::new(6, 4);
-    if let Some(depth) = KALAH_ITERATIVE_DEPTH {
+    if let Some(depth) = kalah_iterative_depth() {
         bench_table_search_as(
             c,
             "iterative",

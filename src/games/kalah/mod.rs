@@ -146,7 +146,7 @@ impl Kalah {
 
     /// The best remaining margin for the side to move according to the endgame database,
     /// when the game probes one, it is prepared and the position has few enough stones.
-    #[inline]
+    #[inline(never)]
     pub fn endgame_value(&self) -> Option<i32> {
         let stones = self.endgame.0;
         if stones == 0 || self.over {
@@ -580,6 +580,11 @@ impl Game for Kalah {
 
     #[inline]
     fn exact_value(&self) -> Option<i32> {
+        // Without a database (every playing search unless configured): the one test,
+        // inlined into the node, and no call.
+        if self.endgame.0 == 0 {
+            return None;
+        }
         self.endgame_value()
             .map(|remaining| self.banked() * self.to_move.sign() + remaining)
     }
