@@ -42,12 +42,11 @@ const KALAH_ITERATIVE_DEPTH: u32 = 12;
 const KALAH_DEPTH_VAR: &str = "GAMETREE_BENCH_KALAH_DEPTH";
 
 /// [`KALAH_ITERATIVE_DEPTH`], or the depth in [`KALAH_DEPTH_VAR`].
-fn kalah_iterative_depth() -> Option<u32> {
-    let depth = std::env::var(KALAH_DEPTH_VAR).map_or(KALAH_ITERATIVE_DEPTH, |text| {
+fn kalah_iterative_depth() -> u32 {
+    std::env::var(KALAH_DEPTH_VAR).map_or(KALAH_ITERATIVE_DEPTH, |text| {
         text.parse()
             .expect("GAMETREE_BENCH_KALAH_DEPTH is a depth in plies, like 9")
-    });
-    Some(depth)
+    })
 }
 
 /// The transposition table of both sides' iterative searches.
@@ -516,29 +515,28 @@ fn benches(c: &mut Criterion) {
             eval: StoreEval,
             perft_depth: 8,
             alphabeta_depth: 10,
-            iterative_depth: kalah_iterative_depth(),
+            iterative_depth: Some(kalah_iterative_depth()),
         },
     );
     // Like for like: our engine with the crate's forced pass after every extra turn, so that
     // both search the same tree shape to the same nominal depth (see passing.rs).
     let kalah = Kalah::new(6, 4);
-    if let Some(depth) = kalah_iterative_depth() {
-        bench_table_search_as(
-            c,
-            "iterative",
-            ("kalah 6x4 with passes", &kalah, StoreEval),
-            (&Passing::new(kalah), &PassingEval(StoreEval), false),
-            (depth, depth as u8),
-        );
-        // The same tree without the pass nodes: our engine counting a kept turn as two plies.
-        bench_table_search_as(
-            c,
-            "iterative",
-            ("kalah 6x4 counting passes", &kalah, StoreEval),
-            (&kalah, &StoreEval, true),
-            (depth, depth as u8),
-        );
-    }
+    let depth = kalah_iterative_depth();
+    bench_table_search_as(
+        c,
+        "iterative",
+        ("kalah 6x4 with passes", &kalah, StoreEval),
+        (&Passing::new(kalah), &PassingEval(StoreEval), false),
+        (depth, depth as u8),
+    );
+    // The same tree without the pass nodes: our engine counting a kept turn as two plies.
+    bench_table_search_as(
+        c,
+        "iterative",
+        ("kalah 6x4 counting passes", &kalah, StoreEval),
+        (&kalah, &StoreEval, true),
+        (depth, depth as u8),
+    );
     bench_case(
         c,
         &Case {
