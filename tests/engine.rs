@@ -101,20 +101,40 @@ fn combinations(depth: u32) -> Vec<(String, EngineSettings)> {
 /// The full engine in every combination equals plain minimax at `depth`; with a table kept
 /// across all of them too (entries of other depths and searches must not leak in).
 fn check<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> Result<(), TestCaseError> {
+    check_counting(game, eval, depth, false)
+}
+
+/// [`check`] with every search, minimax's included, counting depth with `count_passes`.
+fn check_counting<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    depth: u32,
+    count_passes: bool,
+) -> Result<(), TestCaseError> {
     if game.outcome().is_some() {
         return Ok(());
     }
-    let reference = run(game, eval, &settings(Algorithm::Minimax, depth), None);
+    let counting = |mut s: EngineSettings| {
+        s.count_passes = count_passes;
+        s
+    };
+    let reference = run(
+        game,
+        eval,
+        &counting(settings(Algorithm::Minimax, depth)),
+        None,
+    );
     // The kept table starts with entries of a deeper search of the same position, which a
     // search at `depth` must not take for its own (they are better, but not minimax's).
     let shared = TranspositionTable::new(1);
     run(
         game,
         eval,
-        &settings(Algorithm::Full, depth + 2),
+        &counting(settings(Algorithm::Full, depth + 2)),
         Some(&shared),
     );
     for (name, s) in combinations(depth) {
+        let s = counting(s);
         let fresh = run(game, eval, &s, None);
         prop_assert_eq!(
             fresh.value,
@@ -126,7 +146,7 @@ fn check<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> Result<(),
         );
         let best = fresh.best.expect("a move");
         prop_assert!(
-            reference_ties(game, eval, depth).contains(&best),
+            reference_ties(game, eval, depth, count_passes).contains(&best),
             "{} chose {:?}, not a best move\n{}",
             name,
             best,
@@ -145,9 +165,15 @@ fn check<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> Result<(),
 }
 
 /// Every root move with the best minimax value.
-fn reference_ties<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> Vec<G::Move> {
+fn reference_ties<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    depth: u32,
+    count_passes: bool,
+) -> Vec<G::Move> {
     let mut s = settings(Algorithm::Minimax, depth);
     s.random_ties = true;
+    s.count_passes = count_passes;
     run(game, eval, &s, None).ties
 }
 
@@ -176,6 +202,16 @@ proptest! {
         check(&game, &NoiseEval, depth)?;
         let chains = Dots::evaluator(&DotsOptions::default(), "chains").unwrap();
         check(&game, &chains, depth)?;
+    }
+
+    #[test]
+    fn full_equals_minimax_counting_passes(seed in any::<u64>(), pits in 1u32..=5, stones in 1u32..=4, rows in 1u32..=3, cols in 1u32..=3, plies in 0usize..12, depth in 2u32..=5) {
+        // Depth 2 and more: one ply above the horizon an extra turn's child is a leaf
+        // either way.
+        let game = random_position(kalah(pits, stones, false), plies, seed);
+        check_counting(&game, &NoiseEval, depth, true)?;
+        let game = random_position(dots(rows, cols), plies, seed);
+        check_counting(&game, &NoiseEval, depth, true)?;
     }
 
     #[test]
@@ -265,7 +301,7 @@ fn full_ties_are_minimax_ties() {
     for seed in 0..30 {
         let game = random_position(dots(2, 2), (seed % 6) as usize, seed);
         for depth in 1..=4 {
-            let mut reference = reference_ties(&game, &NoiseEval, depth);
+            let mut reference = reference_ties(&game, &NoiseEval, depth, false);
             reference.sort_unstable();
             let mut s = settings(Algorithm::Full, depth);
             s.random_ties = true;
@@ -391,5 +427,28 @@ fn two_threads_agree_with_one_where_they_split() {
         check_threads_agree(&t, &NoiseEval, 7);
         let g = random_position(gomoku(6, 4), 2 + (seed % 4) as usize, seed);
         check_threads_agree(&g, &NoiseEval, 5);
+    }
+}
+
+#[test]
+fn counting_passes_shortens_only_the_lines_that_keep_the_turn() {
+    // Kalah 6x4's start: pit c sows its last stone into the store, so South moves again (5
+    // pits then hold stones); the other five moves pass the turn to North (6 moves). At depth
+    // 2 with passes counted, the position after c is a leaf: 5 nodes fewer, and only those.
+    let game = Kalah::new(6, 4);
+    let nodes = |algorithm, depth, count_passes| {
+        let mut s = settings(algorithm, depth);
+        s.count_passes = count_passes;
+        run(&game, &NoiseEval, &s, None).stats.nodes
+    };
+    assert_eq!(
+        nodes(Algorithm::Minimax, 2, false) - nodes(Algorithm::Minimax, 2, true),
+        5
+    );
+    for algorithm in [Algorithm::AlphaBeta, Algorithm::Full] {
+        assert!(
+            nodes(algorithm, 8, true) < nodes(algorithm, 8, false),
+            "{algorithm}"
+        );
     }
 }

@@ -35,7 +35,19 @@ use adapter::{Adaptable, Eval, State};
 use passing::{Passing, PassingEval};
 
 /// The depth of Kalah 6x4's iterative searches, with and without the forced passes.
-const KALAH_ITERATIVE_DEPTH: Option<u32> = Some(12);
+const KALAH_ITERATIVE_DEPTH: u32 = 12;
+
+/// The environment variable that sets another depth for Kalah 6x4's iterative searches (to
+/// compare tree sizes depth by depth).
+const KALAH_DEPTH_VAR: &str = "GAMETREE_BENCH_KALAH_DEPTH";
+
+/// [`KALAH_ITERATIVE_DEPTH`], or the depth in [`KALAH_DEPTH_VAR`].
+fn kalah_iterative_depth() -> u32 {
+    std::env::var(KALAH_DEPTH_VAR).map_or(KALAH_ITERATIVE_DEPTH, |text| {
+        text.parse()
+            .expect("GAMETREE_BENCH_KALAH_DEPTH is a depth in plies, like 9")
+    })
+}
 
 /// The transposition table of both sides' iterative searches.
 const TABLE_MB: usize = 64;
@@ -97,9 +109,14 @@ thread_local! {
 
 /// Our side of groups 3 and 4 (see [`OURS_FULL`]): one thread, the cleared [`TABLE`]; a
 /// search to the end of the game is a solve, with the game's solver rules.
-fn ours_full<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> SearchResult<G::Move> {
+fn ours_full<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    depth: u32,
+    count_passes: bool,
+) -> SearchResult<G::Move> {
     TABLE.with(TranspositionTable::clear);
-    ours_full_on_cleared_table(game, eval, depth)
+    ours_full_on_cleared_table(game, eval, depth, count_passes)
 }
 
 /// `iters` runs of [`ours_full`], timing only the searches.
@@ -108,12 +125,18 @@ fn time_ours_full<G: Game, E: Evaluator<G>>(
     game: &G,
     eval: &E,
     depth: u32,
+    count_passes: bool,
 ) -> Duration {
     let mut total = Duration::ZERO;
     for _ in 0..iters {
         TABLE.with(TranspositionTable::clear);
         let started = Instant::now();
-        black_box(ours_full_on_cleared_table(black_box(game), eval, depth));
+        black_box(ours_full_on_cleared_table(
+            black_box(game),
+            eval,
+            depth,
+            count_passes,
+        ));
         total += started.elapsed();
     }
     total
@@ -123,9 +146,11 @@ fn ours_full_on_cleared_table<G: Game, E: Evaluator<G>>(
     game: &G,
     eval: &E,
     depth: u32,
+    count_passes: bool,
 ) -> SearchResult<G::Move> {
     let settings = EngineSettings {
         solve: depth >= MAX_PLY as u32,
+        count_passes,
         random_ties: false,
         tt_mb: TABLE_MB,
         threads: 1,
@@ -339,23 +364,30 @@ fn bench_table_search<G: Adaptable, E: Evaluator<G> + Copy>(
     (name, game, eval): (&str, &G, E),
     depths: (u32, u8),
 ) {
-    bench_table_search_as(c, group_name, (name, game, eval), (game, &eval), depths);
+    bench_table_search_as(
+        c,
+        group_name,
+        (name, game, eval),
+        (game, &eval, false),
+        depths,
+    );
 }
 
 /// [`bench_table_search`] with our engine searching `ours` (the same game in another form:
-/// [`Passing`]) while the crate searches `game`.
+/// [`Passing`]) while the crate searches `game`, counting depth with `count_passes` (see
+/// `EngineSettings::count_passes`).
 fn bench_table_search_as<G: Adaptable, E: Evaluator<G> + Copy, O: Game, F: Evaluator<O>>(
     c: &mut Criterion,
     group_name: &str,
     (name, game, eval): (&str, &G, E),
-    (ours, our_eval): (&O, &F),
+    (ours, our_eval, count_passes): (&O, &F, bool),
     (our_depth, their_depth): (u32, u8),
 ) {
     let full_name = format!("{group_name}/{name}");
     if !selected(&full_name) {
         return;
     }
-    let result = ours_full(ours, our_eval, our_depth);
+    let result = ours_full(ours, our_eval, our_depth, count_passes);
     let mut state = State::new(game.clone());
     let runs: Vec<(Run, i16)> = (0..COUNT_RUNS)
         .map(|_| iterative_run(&mut state, eval, their_depth))
@@ -373,7 +405,7 @@ fn bench_table_search_as<G: Adaptable, E: Evaluator<G> + Copy, O: Game, F: Evalu
     configure(&mut group, 3);
     group.throughput(Throughput::Elements(result.stats.nodes));
     group.bench_function(format!("ours {OURS_FULL} d{our_depth}"), |b| {
-        b.iter_custom(|iters| time_ours_full(iters, ours, our_eval, our_depth));
+        b.iter_custom(|iters| time_ours_full(iters, ours, our_eval, our_depth, count_passes));
     });
     group.throughput(Throughput::Elements(their_nodes));
     group.bench_function(format!("minimax d{their_depth}"), |b| {
@@ -426,7 +458,7 @@ fn solve_dots_3x3_ours(c: &mut Criterion) {
     }
     let game = Dots::new(3, 3);
     let eval = DotsEval::Score;
-    let result = ours_full(&game, &eval, MAX_PLY as u32);
+    let result = ours_full(&game, &eval, MAX_PLY as u32, false);
     eprintln!(
         "{name}: ours ({OURS_FULL}) value {} nodes {}",
         score::format::<Dots>(result.value),
@@ -436,7 +468,7 @@ fn solve_dots_3x3_ours(c: &mut Criterion) {
     configure(&mut group, 10);
     group.throughput(Throughput::Elements(result.stats.nodes));
     group.bench_function(format!("ours {OURS_FULL}"), |b| {
-        b.iter_custom(|iters| time_ours_full(iters, &game, &eval, MAX_PLY as u32));
+        b.iter_custom(|iters| time_ours_full(iters, &game, &eval, MAX_PLY as u32, false));
     });
     group.finish();
 }
@@ -483,21 +515,28 @@ fn benches(c: &mut Criterion) {
             eval: StoreEval,
             perft_depth: 8,
             alphabeta_depth: 10,
-            iterative_depth: KALAH_ITERATIVE_DEPTH,
+            iterative_depth: Some(kalah_iterative_depth()),
         },
     );
     // Like for like: our engine with the crate's forced pass after every extra turn, so that
     // both search the same tree shape to the same nominal depth (see passing.rs).
     let kalah = Kalah::new(6, 4);
-    if let Some(depth) = KALAH_ITERATIVE_DEPTH {
-        bench_table_search_as(
-            c,
-            "iterative",
-            ("kalah 6x4 with passes", &kalah, StoreEval),
-            (&Passing::new(kalah), &PassingEval(StoreEval)),
-            (depth, depth as u8),
-        );
-    }
+    let depth = kalah_iterative_depth();
+    bench_table_search_as(
+        c,
+        "iterative",
+        ("kalah 6x4 with passes", &kalah, StoreEval),
+        (&Passing::new(kalah), &PassingEval(StoreEval), false),
+        (depth, depth as u8),
+    );
+    // The same tree without the pass nodes: our engine counting a kept turn as two plies.
+    bench_table_search_as(
+        c,
+        "iterative",
+        ("kalah 6x4 counting passes", &kalah, StoreEval),
+        (&kalah, &StoreEval, true),
+        (depth, depth as u8),
+    );
     bench_case(
         c,
         &Case {

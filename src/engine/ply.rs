@@ -33,28 +33,40 @@ pub(crate) fn child_key<G: Game, E: Evaluator<G>>(
     if extra_turn { child } else { -child }
 }
 
-/// Plays `mv`, searches the child with `search(child, alpha, beta)` and takes the move back,
-/// applying the sign rule: the one place it lives, shared by every search here. When the
-/// side to move is unchanged (an extra turn) the child is searched with the same window and
-/// its value kept; otherwise the window is negated and swapped and the value negated.
-/// Returns the child's value from the mover's side.
+/// Plays `mv`, searches the child with `search(child, alpha, beta, kept_turn)` and takes the
+/// move back, applying the sign rule: the one place it lives, shared by every search here.
+/// When the side to move is unchanged (an extra turn, `kept_turn`) the child is searched
+/// with the same window and its value kept; otherwise the window is negated and swapped and
+/// the value negated. Returns the child's value from the mover's side.
 #[inline]
 pub fn search_child<G: Game>(
     game: &mut G,
     mv: G::Move,
     alpha: i32,
     beta: i32,
-    mut search: impl FnMut(&mut G, i32, i32) -> i32,
+    mut search: impl FnMut(&mut G, i32, i32, bool) -> i32,
 ) -> i32 {
     let mover = game.to_move();
     let undo = game.play(mv);
     let value = if game.to_move() == mover {
-        search(game, alpha, beta)
+        search(game, alpha, beta, true)
     } else {
-        -search(game, -beta, -alpha)
+        -search(game, -beta, -alpha, false)
     };
     game.undo(mv, undo);
     value
+}
+
+/// The depth left below a move made `depth` moves from the horizon: one ply less, or two
+/// after a move that kept the turn when `count_passes` (the move and the opponent's skipped
+/// turn; see [`super::settings::EngineSettings::count_passes`]).
+#[inline]
+pub(crate) fn child_depth(depth: u32, kept_turn: bool, count_passes: bool) -> u32 {
+    if kept_turn && count_passes {
+        depth.saturating_sub(2)
+    } else {
+        depth - 1
+    }
 }
 
 /// The triangular principal-variation table of a search: line `ply` is the best line found

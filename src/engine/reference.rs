@@ -8,7 +8,7 @@ use std::time::Instant;
 use rand::Rng;
 
 use super::limits::StopFlag;
-use super::ply::{PlyStack, child_key, search_child};
+use super::ply::{PlyStack, child_depth, child_key, search_child};
 use super::result::{Reporter, SearchResult};
 use super::score::{self, INFINITY};
 use super::settings::EngineSettings;
@@ -130,8 +130,10 @@ where
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        search_child(game, mv, alpha, beta, |game, alpha, beta| {
-            self.node(game, Some(mv), depth - 1, ply + 1, alpha, beta)
+        let count_passes = self.settings.count_passes;
+        search_child(game, mv, alpha, beta, |game, alpha, beta, kept| {
+            let below = child_depth(depth, kept, count_passes);
+            self.node(game, Some(mv), below, ply + 1, alpha, beta)
         })
     }
 

@@ -92,6 +92,11 @@ pub struct EngineSettings {
     pub evaluator: String,
     /// Sort children by static evaluation before searching them (alpha-beta and full).
     pub ordering: bool,
+    /// A move after which the same side moves again (Kalah's extra turn, a completed box)
+    /// takes two plies of depth, the move and the opponent's skipped turn, as in searches
+    /// that model the skipped turn as a pass move. Every algorithm counts depth the same
+    /// way, so they still agree at equal depth; a solve counts one ply per move.
+    pub count_passes: bool,
     /// Search threads (full engine); 0 = one per core.
     pub threads: usize,
     /// Transposition table size in MiB (full engine).
@@ -128,6 +133,7 @@ impl Default for EngineSettings {
             seed: None,
             evaluator: DEFAULT_EVALUATOR.to_string(),
             ordering: true,
+            count_passes: false,
             threads: 0,
             tt_mb: 64,
             tt: true,
@@ -601,6 +607,16 @@ pub const FIELDS: &[Field] = &[
         set: |s, v| s.ordering = switch(&v),
     },
     Field {
+        key: "count_passes",
+        about: "a move that keeps the turn (Kalah, Dots and Boxes) takes two plies of depth",
+        value_name: "",
+        label: "",
+        full_only: false,
+        kind: FieldKind::Switch,
+        get: |s| FieldValue::Switch(s.count_passes),
+        set: |s, v| s.count_passes = switch(&v),
+    },
+    Field {
         key: "evaluator",
         about: "evaluator name (`default` = the game's first)",
         value_name: "NAME",
@@ -849,6 +865,7 @@ mod tests {
             seed: Some(42),
             evaluator: "lines".to_string(),
             ordering: false,
+            count_passes: !defaults.count_passes,
             threads: 3,
             tt_mb: 8,
             tt: false,
@@ -884,6 +901,7 @@ mod tests {
             seed: _,
             evaluator: _,
             ordering: _,
+            count_passes: _,
             threads: _,
             tt_mb: _,
             tt: _,

@@ -3,7 +3,7 @@
 
 use super::{POLL_INTERVAL, Searcher};
 use crate::engine::ordering::{PickList, move_key};
-use crate::engine::ply::{child_key, search_child};
+use crate::engine::ply::{child_depth, child_key, search_child};
 use crate::engine::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
 use crate::engine::tree::{Bound, NodeKind, SearchObserver};
 use crate::engine::tt::Entry;
@@ -121,8 +121,17 @@ where
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        search_child(game, mv, alpha, beta, |game, alpha, beta| {
-            self.node(game, mv, depth - 1, ply + 1, alpha, beta)
+        // A solve counts one ply per move: its shallow iterations only guess, and were
+        // measured that way.
+        let count_passes = self.settings.count_passes && !self.settings.solve;
+        search_child(game, mv, alpha, beta, |game, alpha, beta, kept| {
+            let below = child_depth(depth, kept, count_passes);
+            let value = self.node(game, mv, below, ply + 1, alpha, beta);
+            // Heights count plies of depth: the skipped turn is one more.
+            if kept && count_passes && below + 2 == depth {
+                self.height = self.height.map(|h| h + 1);
+            }
+            value
         })
     }
 

@@ -146,7 +146,7 @@ impl Kalah {
 
     /// The best remaining margin for the side to move according to the endgame database,
     /// when the game probes one, it is prepared and the position has few enough stones.
-    #[inline]
+    #[inline(never)]
     pub fn endgame_value(&self) -> Option<i32> {
         let stones = self.endgame.0;
         if stones == 0 || self.over {
@@ -580,6 +580,11 @@ impl Game for Kalah {
 
     #[inline]
     fn exact_value(&self) -> Option<i32> {
+        // Without a database (every playing search unless configured): the one test,
+        // inlined into the node, and no call.
+        if self.endgame.0 == 0 {
+            return None;
+        }
         self.endgame_value()
             .map(|remaining| self.banked() * self.to_move.sign() + remaining)
     }
@@ -627,7 +632,14 @@ impl Game for Kalah {
     #[inline]
     fn order_hint(&self, mv: Pit) -> i32 {
         let n = self.pit_count();
-        let stones = self.sowable(mv) as usize;
+        // The mover's pit `mv` is ring hole `own + mv`; the pit facing own pit `i` is ring
+        // hole `2n - (own + i)` (as in `sow`). Indexes are checked once, not per lookup.
+        let own = self.to_move.index() * (n + 1);
+        let stones = if self.over || mv as usize >= n {
+            0
+        } else {
+            usize::from(self.ring[own + mv as usize])
+        };
         if stones == 0 {
             return i32::MIN / 2;
         }
@@ -645,8 +657,8 @@ impl Game for Kalah {
             return 10_000 + 100 * sown as i32;
         }
         let mut captured = 0;
-        if last < n && stones < cycle && self.ring[self.hole_of(self.to_move, last)] == 0 {
-            let prize = self.ring[self.hole_of(self.to_move.other(), n - 1 - last)];
+        if last < n && stones < cycle && self.ring[own + last] == 0 {
+            let prize = self.ring[2 * n - (own + last)];
             if prize > 0 || self.empty_capture {
                 captured = usize::from(prize) + 1;
             }
