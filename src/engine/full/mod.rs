@@ -159,6 +159,9 @@ where
 /// "Gomoku threat search".
 pub(crate) const ROOT_DEFENCE: bool = false;
 pub(crate) const LEAF_THREATS: bool = true;
+/// Plies a playing search may look past its horizon along forced replies
+/// ([`Game::forced_replies`]; see docs/performance.md, "Gomoku threat search").
+pub(crate) const QUIESCENCE_PLIES: u32 = 4;
 
 /// The share of a timed search's time the root threat search may use.
 const THREAT_TIME_SHARE: f64 = 0.1;

@@ -221,6 +221,43 @@ where
         found
     }
 
+    /// The value of a position at the horizon, for its side to move. A playing search asks
+    /// the game's threat search for a quick forced win; failing that, when the side to move
+    /// must answer a threat ([`Game::forced_replies`]) and `plies` are left, its forced
+    /// replies are searched (a quiescence search: no stand-pat, since any other move loses),
+    /// else the position is evaluated.
+    fn horizon(&mut self, game: &mut G, ply: usize, alpha: i32, beta: i32, plies: u32) -> i32 {
+        self.stats.leaf_evals += 1;
+        let playing = G::THREATS && self.settings.candidates > 0;
+        if super::LEAF_THREATS
+            && playing
+            && let Some(win) = game.leaf_forced_win()
+        {
+            return score::WIN - (ply as i32 + win as i32);
+        }
+        let mut replies = Vec::new();
+        if plies == 0 || !playing || !game.forced_replies(&mut replies) || replies.is_empty() {
+            return score::evaluate(self.evaluator, game);
+        }
+        let mut best = -INFINITY;
+        let mut low = alpha;
+        for mv in replies {
+            self.stats.nodes += 1;
+            let value = search_child(game, mv, low, beta, |game, alpha, beta, _| {
+                match game.outcome() {
+                    Some(outcome) => score::terminal::<G>(outcome, game.to_move(), ply as u32 + 1),
+                    None => self.horizon(game, ply + 1, alpha, beta, plies - 1),
+                }
+            });
+            best = best.max(value);
+            low = low.max(value);
+            if low >= beta {
+                break;
+            }
+        }
+        best
+    }
+
     /// Negamax with a window: the value of `game` for its side to move, `depth` moves deep.
     fn node(
         &mut self,
@@ -265,15 +302,7 @@ where
         }
         if depth == 0 {
             // Nothing is stored at depth 0 (a proven entry there would be a finished game).
-            self.stats.leaf_evals += 1;
-            // A playing search asks the game's threat search for a quick forced win.
-            let threat = (super::LEAF_THREATS && G::THREATS && self.settings.candidates > 0)
-                .then(|| game.leaf_forced_win())
-                .flatten();
-            let value = match threat {
-                Some(plies) => score::WIN - (ply as i32 + plies as i32),
-                None => score::evaluate(self.evaluator, game),
-            };
+            let value = self.horizon(game, ply, alpha, beta, super::QUIESCENCE_PLIES);
             self.height = None;
             self.observer.leave(value, Bound::Exact, 0);
             return value;

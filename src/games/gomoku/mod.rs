@@ -558,6 +558,10 @@ impl Game for Gomoku {
         self.quick_vcf(LEAF_VCF_DEPTH, &mut budget)
     }
 
+    fn forced_replies(&self, out: &mut Vec<Cell>) -> bool {
+        self.threats && self.forced_replies(out)
+    }
+
     fn move_index(&self, mv: Cell) -> usize {
         usize::from(mv)
     }
@@ -694,7 +698,7 @@ pub struct GomokuOptions {
     /// Engine search depth when a player's own depth is 0.
     pub depth: u32,
     /// Whether a playing search uses the threat search (wins by fours, and by threes and
-    /// fours, at the root; wins by fours at its leaves).
+    /// fours, at the root; wins by fours at its leaves, and a four blocked past them).
     pub threats: bool,
     /// The weights of the `patterns` evaluator (`[gomoku.patterns]`).
     pub patterns: PatternWeights,
