@@ -452,3 +452,47 @@ fn counting_passes_shortens_only_the_lines_that_keep_the_turn() {
         );
     }
 }
+
+/// Solves with `threads` threads in a small table (entries replaced often, bounds of both
+/// kinds in one bucket); returns the first player's margin.
+fn solve_threaded<G: Game>(game: &G, threads: usize, tt_mb: usize) -> i32 {
+    let s = EngineSettings {
+        solve: true,
+        random_ties: false,
+        tt_mb,
+        threads,
+        limits: gametree::engine::limits::Limits::default(),
+        ..EngineSettings::to_depth(Algorithm::Full, 0)
+    };
+    let r = run(game, &NoiseEval, &s, None);
+    assert!(r.completed);
+    score::game_value::<G>(r.value) * game.to_move().sign()
+}
+
+/// Threads split nodes inside each other's splits, and a thread whose share of a split is
+/// done (the main thread often first) helps with the splits below it while it waits: with
+/// more threads than cores, in a table small enough to replace entries all the time, the
+/// solves still give the reference values (tests/data/reference/kalah.md).
+#[test]
+fn threads_helping_each_other_solve_kalah_exactly() {
+    // (pits, stones, empty capture, value for the first player)
+    for (pits, stones, empty, expected) in [
+        (4, 3, false, 6),
+        (4, 3, true, 8),
+        (3, 4, true, 2),
+        (4, 2, true, 6),
+        (2, 6, false, 8),
+        (2, 4, true, -12),
+    ] {
+        let game = kalah(pits, stones, empty);
+        for threads in [2, 3, 4] {
+            for tt_mb in [1, 16] {
+                assert_eq!(
+                    solve_threaded(&game, threads, tt_mb),
+                    expected,
+                    "Kalah({pits},{stones}), empty capture {empty}, {threads} threads, {tt_mb} MiB"
+                );
+            }
+        }
+    }
+}

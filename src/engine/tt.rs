@@ -7,6 +7,11 @@
 //! (Hyatt and Mann's lockless hashing, as in Stockfish and most parallel engines), so no lock
 //! and no `unsafe` are needed.
 //!
+//! A position may hold two slots of its bucket: a lower bound and an upper bound, each with
+//! its own depth. Null-window searches (MTD(f)'s tests, PVS's scouts) store a lower bound in
+//! one pass and an upper bound in the next; with one slot a position, each pass would erase
+//! what the other proved.
+//!
 //! [`Game::hash`]: super::Game::hash
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -37,15 +42,41 @@ pub struct Entry {
 
 /// Bytes per slot: two `u64`s.
 const SLOT_BYTES: usize = 16;
-/// Slots per bucket: a probe looks at both; one is kept for depth, one is always replaced.
-const BUCKET: usize = 2;
+/// Slots per bucket (one cache line): a probe looks at all of them.
+const BUCKET: usize = 4;
+/// Words of one cache line, to which buckets are aligned.
+const LINE_WORDS: usize = 8;
+
+/// What the table holds for a position: an exact value or a lower bound first, an upper
+/// bound second (or first, when there is no lower bound).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stored {
+    /// The exact value, else the lower bound, else the upper bound.
+    pub first: Entry,
+    /// The upper bound, when `first` is a lower bound and there is one.
+    pub second: Option<Entry>,
+}
+
+impl Stored {
+    /// The entries, `first` first.
+    pub fn entries(self) -> impl Iterator<Item = Entry> {
+        std::iter::once(self.first).chain(self.second)
+    }
+
+    /// The best move stored, the lower bound's (the move that cut off) before the upper's.
+    pub fn best(&self) -> Option<u16> {
+        self.first.best.or_else(|| self.second.and_then(|e| e.best))
+    }
+}
 
 /// A lock-free transposition table of a fixed number of slots (a power of two).
 #[derive(Debug)]
 pub struct TranspositionTable {
-    /// Slot `i` is `words[2 * i]` (the key XOR the entry) and `words[2 * i + 1]` (the entry):
-    /// a bucket's two slots share one 32-byte piece of a cache line.
+    /// Slot `i` is `words[base + 2 * i]` (the key XOR the entry) and `words[base + 2 * i +
+    /// 1]` (the entry): a bucket's slots fill one cache line.
     words: Box<[AtomicU64]>,
+    /// The first word of a cache line.
+    base: usize,
     /// `slots - 1`, with the bucket bit cleared.
     mask: usize,
     generation: AtomicU8,
@@ -154,10 +185,16 @@ impl TranspositionTable {
         let slots = slots.max(BUCKET).checked_next_power_of_two()?;
         // Zeroed memory straight from the allocator: the operating system hands out zero
         // pages lazily, so a large table costs nothing until the search touches it.
-        let words =
-            <[AtomicU64] as FromZeros>::new_box_zeroed_with_elems(slots.checked_mul(2)?).ok()?;
+        let words = <[AtomicU64] as FromZeros>::new_box_zeroed_with_elems(
+            slots.checked_mul(2)?.checked_add(LINE_WORDS - 1)?,
+        )
+        .ok()?;
+        let line = LINE_WORDS * std::mem::size_of::<AtomicU64>();
+        let base =
+            (line - words.as_ptr() as usize % line) % line / std::mem::size_of::<AtomicU64>();
         Some(Self {
             words,
+            base,
             mask: (slots - 1) & !(BUCKET - 1),
             generation: AtomicU8::new(0),
             epoch: AtomicU64::new(0),
@@ -166,17 +203,17 @@ impl TranspositionTable {
 
     /// Number of slots.
     pub fn slots(&self) -> usize {
-        self.words.len() / 2
+        (self.words.len() - (LINE_WORDS - 1)) / 2
     }
 
     #[inline]
     fn key_word(&self, slot: usize) -> &AtomicU64 {
-        &self.words[2 * slot]
+        &self.words[self.base + 2 * slot]
     }
 
     #[inline]
     fn data_word(&self, slot: usize) -> &AtomicU64 {
-        &self.words[2 * slot + 1]
+        &self.words[self.base + 2 * slot + 1]
     }
 
     /// Size in bytes.
@@ -235,25 +272,55 @@ impl TranspositionTable {
         u64::from(self.generation.load(Ordering::Relaxed)) % GENERATIONS
     }
 
-    /// The entry stored for `hash`, if any.
+    /// The entry stored for `hash`, if any: its exact value or lower bound before its upper
+    /// bound (see [`Self::probe_bounds`] for both bounds).
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Entry> {
+        self.probe_bounds(hash).map(|stored| stored.first)
+    }
+
+    /// Everything stored for `hash`: an exact value, or a lower bound, an upper bound or both.
+    #[inline]
+    pub fn probe_bounds(&self, hash: u64) -> Option<Stored> {
         let base = hash as usize & self.mask;
         let tag = self.tag(hash);
+        let mut lower = None;
+        let mut upper = None;
         for i in base..base + BUCKET {
             let data = self.data_word(i).load(Ordering::Relaxed);
             let key = self.key_word(i).load(Ordering::Relaxed);
-            if data != 0 && key ^ data == tag {
-                return unpack(data);
+            if data != 0
+                && key ^ data == tag
+                && let Some(entry) = unpack(data)
+            {
+                match entry.bound {
+                    Bound::Exact => {
+                        return Some(Stored {
+                            first: entry,
+                            second: None,
+                        });
+                    }
+                    Bound::Lower => lower = lower.or(Some(entry)),
+                    Bound::Upper => upper = upper.or(Some(entry)),
+                }
             }
         }
-        None
+        match (lower, upper) {
+            (Some(first), second) => Some(Stored { first, second }),
+            (None, Some(first)) => Some(Stored {
+                first,
+                second: None,
+            }),
+            (None, None) => None,
+        }
     }
 
-    /// Stores a result for `hash`. A slot already holding `hash` is overwritten unless it
-    /// holds a proven value and the new one is not, or a deeper result of the current search
-    /// and the new one is only a bound; otherwise the slot with the shallower or older entry
-    /// is replaced.
+    /// Stores a result for `hash`. A lower and an upper bound each have a slot of their own;
+    /// an exact value takes the place of both. The slot already holding `hash`'s value of the
+    /// same kind (or its exact value) is overwritten unless it holds a proven value and the
+    /// new one is not, or a deeper result of the current search and the new one is only a
+    /// bound; otherwise a free slot, or the one with the shallowest or oldest entry of
+    /// another position, is taken.
     #[inline]
     pub fn store(&self, hash: u64, entry: Entry) {
         let base = hash as usize & self.mask;
@@ -261,28 +328,34 @@ impl TranspositionTable {
         let new = pack(entry, generation);
         let tag = self.tag(hash);
         let epoch = tag & self.mask as u64;
+        // This position's slot of the same kind, its slot of the other bound, and the slot
+        // to take otherwise.
+        let mut same = None;
+        let mut other = None;
         let mut victim = base;
         let mut victim_worth = i64::MAX;
         for i in base..base + BUCKET {
             let data = self.data_word(i).load(Ordering::Relaxed);
             let key = self.key_word(i).load(Ordering::Relaxed) ^ data;
             if data == 0 || !self.current(key, epoch) {
-                victim = i;
-                break;
-            }
-            if key == tag {
-                if let Some(old) = unpack(data) {
-                    let keep = (old.proven && !entry.proven)
-                        || (old.depth > entry.depth
-                            && entry.bound != Bound::Exact
-                            && !entry.proven
-                            && entry_generation(data) == generation);
-                    if keep {
-                        return;
-                    }
+                if victim_worth > i64::MIN {
+                    victim = i;
+                    victim_worth = i64::MIN;
                 }
-                victim = i;
-                break;
+                continue;
+            }
+            if key == tag
+                && let Some(old) = unpack(data)
+            {
+                let kind = entry.bound == Bound::Exact
+                    || old.bound == Bound::Exact
+                    || old.bound == entry.bound;
+                if kind && same.is_none() {
+                    same = Some((i, old, data));
+                } else {
+                    other = Some((i, old));
+                }
+                continue;
             }
             // Older generations are worth less: a stale deep entry goes before a fresh one.
             let age = (generation + GENERATIONS - entry_generation(data)) % GENERATIONS;
@@ -292,6 +365,25 @@ impl TranspositionTable {
                 victim_worth = worth;
                 victim = i;
             }
+        }
+        if let Some((i, old, data)) = same {
+            let keep = (old.proven && !entry.proven)
+                || (old.depth > entry.depth
+                    && entry.bound != Bound::Exact
+                    && !entry.proven
+                    && entry_generation(data) == generation);
+            if keep {
+                return;
+            }
+            victim = i;
+        }
+        if entry.bound == Bound::Exact
+            && let Some((i, old)) = other
+            && (entry.proven || !old.proven)
+        {
+            // The exact value answers every probe the bound did.
+            self.data_word(i).store(0, Ordering::Relaxed);
+            self.key_word(i).store(0, Ordering::Relaxed);
         }
         self.data_word(victim).store(new, Ordering::Relaxed);
         self.key_word(victim).store(tag ^ new, Ordering::Relaxed);
@@ -485,14 +577,95 @@ mod tests {
 
     #[test]
     fn replacement_prefers_shallow_and_old_slots() {
-        let tt = TranspositionTable::with_slots(2);
+        let tt = TranspositionTable::with_slots(BUCKET);
         tt.store(2, entry(1, Bound::Exact, 9, None));
         tt.store(4, entry(2, Bound::Exact, 1, None));
-        // A third key in the full bucket evicts the shallow entry.
         tt.store(6, entry(3, Bound::Exact, 5, None));
+        tt.store(8, entry(4, Bound::Exact, 7, None));
+        // A fifth key in the full bucket evicts the shallowest entry.
+        tt.store(10, entry(5, Bound::Exact, 3, None));
         assert!(tt.probe(2).is_some());
         assert!(tt.probe(4).is_none());
-        assert!(tt.probe(6).is_some());
+        for key in [6, 8, 10] {
+            assert!(tt.probe(key).is_some(), "{key}");
+        }
+    }
+
+    #[test]
+    fn a_lower_and_an_upper_bound_of_one_position_both_answer() {
+        let tt = TranspositionTable::with_slots(64);
+        let lower = entry(7, Bound::Lower, 12, Some(3));
+        let upper = Entry {
+            proven: true,
+            ..entry(10, Bound::Upper, 20, Some(5))
+        };
+        tt.store(0xABC, lower);
+        tt.store(0xABC, upper);
+        let stored = tt.probe_bounds(0xABC).unwrap();
+        assert_eq!(stored.first, lower);
+        assert_eq!(stored.second, Some(upper));
+        assert_eq!(stored.entries().count(), 2);
+        // The move that cut off is the one to try first; `probe` gives the lower bound.
+        assert_eq!(stored.best(), Some(3));
+        assert_eq!(tt.probe(0xABC), Some(lower));
+        // A new lower bound replaces the lower one only; the upper bound stays.
+        let higher = entry(8, Bound::Lower, 12, None);
+        tt.store(0xABC, higher);
+        let stored = tt.probe_bounds(0xABC).unwrap();
+        assert_eq!((stored.first, stored.second), (higher, Some(upper)));
+        assert_eq!(stored.best(), Some(5));
+        // An upper bound alone comes first.
+        tt.store(0xDEF, upper);
+        assert_eq!(tt.probe(0xDEF), Some(upper));
+        assert_eq!(tt.probe_bounds(0xDEF).unwrap().second, None);
+        // An exact value takes the place of both bounds (the proven upper bound stays
+        // against an unproven value, and goes for a proven one).
+        let exact = Entry {
+            proven: true,
+            ..entry(9, Bound::Exact, 20, Some(1))
+        };
+        tt.store(0xABC, exact);
+        let stored = tt.probe_bounds(0xABC).unwrap();
+        assert_eq!((stored.first, stored.second), (exact, None));
+        let slots_of_abc = (0..BUCKET)
+            .filter(|&i| {
+                let slot = (0xABC & tt.mask) + i;
+                let data = tt.data_word(slot).load(Ordering::Relaxed);
+                data != 0 && tt.key_word(slot).load(Ordering::Relaxed) ^ data == tt.tag(0xABC)
+            })
+            .count();
+        assert_eq!(slots_of_abc, 1);
+    }
+
+    #[test]
+    fn the_two_bounds_of_one_position_leave_room_for_others() {
+        let tt = TranspositionTable::with_slots(BUCKET);
+        tt.store(1, entry(1, Bound::Lower, 5, None));
+        tt.store(1, entry(4, Bound::Upper, 5, None));
+        tt.store(2, entry(2, Bound::Exact, 9, None));
+        tt.store(3, entry(3, Bound::Exact, 9, None));
+        let stored = tt.probe_bounds(1).unwrap();
+        assert_eq!(
+            (stored.first.value, stored.second.map(|e| e.value)),
+            (1, Some(4))
+        );
+        assert_eq!(tt.probe(2).map(|e| e.value), Some(2));
+        assert_eq!(tt.probe(3).map(|e| e.value), Some(3));
+    }
+
+    #[test]
+    fn buckets_fill_one_cache_line() {
+        let tt = TranspositionTable::with_slots(64);
+        let line = LINE_WORDS * std::mem::size_of::<AtomicU64>();
+        for bucket in [0, BUCKET, 60] {
+            assert_eq!(
+                std::ptr::from_ref(tt.key_word(bucket)) as usize % line,
+                0,
+                "{bucket}"
+            );
+        }
+        assert_eq!(tt.slots(), 64);
+        assert_eq!(tt.bytes(), 64 * SLOT_BYTES);
     }
 
     #[test]

@@ -25,8 +25,9 @@
 //! al. 1990): a node at least `PARALLEL_DEPTH` (5) moves from the horizon searches its first
 //! move alone; if that does not cut off, the other moves are dealt out to all free threads,
 //! each taking the next move not yet taken with a floor at the best value any thread has
-//! found. A helper that has finished its share while the main thread still searches one of
-//! its own moves joins the next split below it, so that no thread waits long.
+//! found. Any thread splits while another waits for work, and a waiting thread joins a split
+//! (the one that opened a split and has nothing left of it joins only splits below its own;
+//! see `split`), so that no thread waits long; a split that cuts off stops the work below it.
 //! A move that fails low under a floor another thread raised is only known to be at most that
 //! floor, so it never displaces a move that reached the same value. The value is the one a
 //! single thread finds; only the number of nodes changes.
@@ -41,7 +42,9 @@ mod node;
 mod root;
 mod split;
 
-use split::SplitPool;
+use split::{CloseOnDrop, SplitPoint, SplitPool};
+
+use std::sync::Arc;
 
 use std::time::Instant;
 
@@ -128,19 +131,19 @@ where
         main.iterate(&mut position, rng, started)
     };
     let mut result = if threads > 1 {
+        let pool = SplitPool::new();
         std::thread::scope(|scope| {
-            let (pool, helpers) = SplitPool::start(
-                scope,
-                threads - 1,
-                game,
-                (evaluator, settings),
-                table,
-                &control,
-            );
+            // Closed however `run` ends (a panic too): the helpers then return.
+            let closing = CloseOnDrop(&pool);
+            let helpers: Vec<_> = (1..threads)
+                .map(|_| {
+                    let (pool, control) = (&pool, &control);
+                    scope.spawn(move || pool.serve(game, (evaluator, settings), table, control))
+                })
+                .collect();
             let result = run(Some(&pool));
-            // The helpers finish once their job channels close; one that panicked has
-            // already been counted as a stop by the split it was in.
-            drop(pool);
+            drop(closing);
+            // A helper that panicked has already stopped the search (the pool is broken).
             for helper in helpers {
                 let _ = helper.join();
             }
@@ -249,9 +252,13 @@ struct Searcher<'a, G: Game, E, O> {
     ordering: OrderingTables,
     stats: SearchStats,
     stopped: bool,
-    /// The helper threads this searcher shares split nodes with (none on one thread, in the
-    /// helpers themselves, and while a split is under way).
+    /// The threads this searcher shares split nodes with (none on one thread).
     pool: Option<&'a SplitPool<G>>,
+    /// The innermost split point this thread is searching moves of, if any.
+    within: Option<Arc<SplitPoint<G>>>,
+    /// On a helper thread: how many of `stats.nodes` the pool already counts for progress
+    /// reports (see [`SplitPool::helper_nodes`]).
+    flushed: u64,
     /// Height of the subtree searched last, `None` when a horizon evaluation influenced it.
     height: Option<u32>,
     /// Move lists keyed by [`super::ordering::move_key`], and the PV table.
@@ -291,20 +298,26 @@ where
             stats: SearchStats::default(),
             stopped: false,
             pool: None,
+            within: None,
+            flushed: 0,
             height: None,
             plies: PlyStack::default(),
             root_only: None,
         }
     }
 
-    /// Stops the search once the caller asks or the deadline passes, and reports progress.
+    /// Stops the search once the caller asks, the deadline passes or the split point it works
+    /// for cuts off, and reports progress.
     fn poll(&mut self) {
-        let control = self.control;
-        if control.stop.is_raised() || control.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.halted() || self.abandoned() {
             self.stopped = true;
         }
         if let Some(reporter) = &mut self.reporter {
-            reporter.tick(&self.stats);
+            let mut stats = self.stats;
+            stats.nodes += self.pool.map_or(0, SplitPool::helper_nodes);
+            reporter.tick(&stats);
+        } else {
+            self.flush_nodes();
         }
     }
 

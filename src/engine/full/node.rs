@@ -188,20 +188,29 @@ where
             } else if let Some(exact) = game.exact_value() {
                 Some((exact * MARGIN_UNIT, Bound::Exact, Some(0)))
             } else {
-                table.probe(game.hash()).and_then(|entry| {
-                    let applies = if entry.proven {
-                        entry.depth < depth
-                    } else {
-                        entry.depth + 1 == depth
-                    };
-                    applies.then(|| {
-                        (
-                            value_from_table(entry.value, game, ply + 1),
-                            entry.bound,
-                            entry.proven.then_some(entry.depth),
+                // The bound that can prove the node at least `beta`: the child's lower bound
+                // when the mover moves again, else its upper bound.
+                let wanted = if same { Bound::Lower } else { Bound::Upper };
+                let stored = table.probe_bounds(game.hash());
+                stored
+                    .into_iter()
+                    .flat_map(crate::engine::tt::Stored::entries)
+                    .find_map(|entry| {
+                        let applies = if entry.proven {
+                            entry.depth < depth
+                        } else {
+                            entry.depth + 1 == depth
+                        };
+                        (applies && (entry.bound == Bound::Exact || entry.bound == wanted)).then(
+                            || {
+                                (
+                                    value_from_table(entry.value, game, ply + 1),
+                                    entry.bound,
+                                    entry.proven.then_some(entry.depth),
+                                )
+                            },
                         )
                     })
-                })
             };
             game.undo(mv, undo);
             let Some((value, bound, height)) = known else {
@@ -328,16 +337,19 @@ where
         let hash = game.hash();
         let mut tt_move = None;
         if let Some(table) = self.table
-            && let Some(entry) = table.probe(hash)
+            && let Some(stored) = table.probe_bounds(hash)
         {
             self.stats.tt_hits += 1;
-            tt_move = entry.best;
-            let applies = if entry.proven {
-                entry.depth <= depth
-            } else {
-                entry.depth == depth
-            };
-            if applies {
+            tt_move = stored.best();
+            for entry in stored.entries() {
+                let applies = if entry.proven {
+                    entry.depth <= depth
+                } else {
+                    entry.depth == depth
+                };
+                if !applies {
+                    continue;
+                }
                 let value = value_from_table(entry.value, game, ply);
                 let cuts = match entry.bound {
                     Bound::Exact => true,

@@ -2,17 +2,22 @@
 //! docs of [`super`]). The first move is searched alone; the others are then dealt out, each
 //! thread taking the next move not yet taken.
 //!
-//! The helper threads are started once per search ([`SplitPool::start`]) and wait for work,
-//! each with its own searcher (ordering tables and per-ply buffers kept from split to split):
-//! a split sends each of them the position and the moves, and collects what they found.
-//! (Starting threads for every split cost each split a thread creation per helper, which in
-//! short searches took as long as the split saved.)
+//! A split publishes a [`SplitPoint`] (the position, the moves, the window) in the pool,
+//! where any thread with nothing to do joins it: an idle helper joins any open split point;
+//! a thread that has taken the last move of its own split point and waits for the others to
+//! finish theirs (the "helpful master" of Crafty and older Stockfish) joins only split
+//! points below its own, whose work it is waiting for anyway, and keeps the progress
+//! reports going. Every thread splits, helpers too, whenever some thread waits: so a thread
+//! left alone with a large subtree shares it, instead of the others idling until it is done.
+//! A split point that cuts off ends the work still going on below it: its threads see the
+//! cut at their next poll and give up their moves, whose values nobody needs.
+//!
+//! The helper threads are started once per search ([`SplitPool::serve`]), each with its own
+//! searcher (ordering tables and per-ply buffers kept from split to split).
 
-use std::cell::{Cell, RefCell};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::{Scope, ScopedJoinHandle};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use super::{Control, Searcher};
 use crate::engine::settings::EngineSettings;
@@ -20,6 +25,7 @@ use crate::engine::stats::SearchStats;
 use crate::engine::tree::{NoopObserver, SearchObserver};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Evaluator, Game};
+
 /// The floor of a sibling's window given the best value so far (see [`RootFold::floor`](super::root::RootFold::floor)).
 pub(super) fn split_floor(best: i32, low: i32, ties_on: bool) -> i32 {
     if ties_on && best > low {
@@ -52,138 +58,205 @@ pub(super) struct RootResult<M> {
     pub(super) height: Option<u32>,
 }
 
-/// Nodes shallower than this are not split: starting the threads would cost more.
+/// Nodes shallower than this are not split: sharing them would cost more than it saves.
 const PARALLEL_DEPTH: u32 = 5;
 
-/// One split's work for a helper thread.
-struct Job<G: Game> {
+/// The longest a waiting thread sleeps before it looks again for work, for a stop and (on
+/// the main thread) to report progress. A wake-up normally comes first.
+const WAIT: Duration = Duration::from_millis(5);
+
+/// A node whose moves the threads share, open to any thread that comes to help.
+pub(super) struct SplitPoint<G: Game> {
     position: G,
-    moves: Arc<[G::Move]>,
+    moves: Vec<G::Move>,
     depth: u32,
-    shared: Arc<SplitState>,
-    /// Which split it belongs to (see [`SplitPool::next_split`]).
-    split: u64,
+    state: SplitState,
+    /// The split point its owner was working for when it split; `None` for a split made
+    /// outside any other.
+    parent: Option<Arc<SplitPoint<G>>>,
+    /// Threads working on it, the owner included. Changed only under the pool's lock.
+    workers: AtomicUsize,
+    /// What the threads other than the owner found, and their counters.
+    gathered: Mutex<Gathered<G::Move>>,
 }
 
-/// What a helper thread did with a [`Job`].
-struct Done<M> {
-    stats: SearchStats,
-    stopped: bool,
+/// The work of a split point's helping threads, for its owner.
+struct Gathered<M> {
     found: Vec<RootResult<M>>,
-    split: u64,
+    stats: SearchStats,
 }
 
-/// A helper thread: where its jobs go and where its answers come from.
-struct Helper<G: Game> {
-    jobs: Sender<Job<G>>,
-    done: Receiver<Done<G::Move>>,
-    /// The split whose job it is working on, if any (as far as the owner has seen: a helper
-    /// that has finished but whose answer is not yet read still counts as busy).
-    busy: Cell<Option<u64>>,
-    /// Answers read early (while looking for an idle helper), until their split collects.
-    early: RefCell<Vec<Done<G::Move>>>,
+impl<M> Default for Gathered<M> {
+    fn default() -> Self {
+        Self {
+            found: Vec::new(),
+            stats: SearchStats::default(),
+        }
+    }
 }
 
-/// The helper threads of one search, waiting for splits. Only the thread that owns it (the
-/// main searcher) splits; it may split again, deeper, while an earlier split is under way,
-/// with the helpers that have finished their share of that one: so a helper is not left
-/// idle while the owner searches a large move of its own.
-pub(super) struct SplitPool<G: Game> {
-    helpers: Vec<Helper<G>>,
-    next_split: Cell<u64>,
-}
+impl<G: Game> SplitPoint<G> {
+    /// Some move reached the window's top: the node cuts off.
+    fn cut(&self) -> bool {
+        self.state.best.load(Ordering::Relaxed) >= self.state.high
+    }
 
-impl<G: Game> SplitPool<G> {
-    /// Reads the answers of helpers that have finished, without waiting, and says whether
-    /// any helper is free for a new split.
-    fn any_idle(&self) -> bool {
-        let mut idle = false;
-        for helper in &self.helpers {
-            if helper.busy.get().is_some()
-                && let Ok(done) = helper.done.try_recv()
-            {
-                helper.busy.set(None);
-                helper.early.borrow_mut().push(done);
+    /// Whether a thread that joined now would find a move to take.
+    fn open(&self) -> bool {
+        !self.cut() && self.state.next.load(Ordering::Relaxed) < self.moves.len()
+    }
+
+    /// Whether `ancestor` is a split point above this one.
+    fn descends_from(&self, ancestor: &Arc<Self>) -> bool {
+        let mut point = self.parent.as_ref();
+        while let Some(p) = point {
+            if Arc::ptr_eq(p, ancestor) {
+                return true;
             }
-            idle |= helper.busy.get().is_none();
+            point = p.parent.as_ref();
         }
-        idle
+        false
     }
 }
 
-impl<G: Game> Helper<G> {
-    /// Its answer for split `split`: read early, or waited for. `None` when the helper is
-    /// gone (it panicked).
-    fn collect(&self, split: u64) -> Option<Done<G::Move>> {
-        let mut early = self.early.borrow_mut();
-        if let Some(i) = early.iter().position(|d| d.split == split) {
-            return Some(early.swap_remove(i));
+/// Whether `point` or a split point above it has cut off: work for it is no longer needed.
+fn cut_above<G: Game>(mut point: Option<&Arc<SplitPoint<G>>>) -> bool {
+    while let Some(p) = point {
+        if p.cut() {
+            return true;
         }
-        drop(early);
-        // A helper works on one job at a time, and only free helpers get jobs: the next
-        // answer on the channel is this split's.
-        let done = self.done.recv().ok()?;
-        self.busy.set(None);
-        Some(done)
+        point = p.parent.as_ref();
+    }
+    false
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A thread that panicked holding the lock left consistent data (a list, counters).
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The split points of one search and the threads that wait for work in them.
+pub(super) struct SplitPool<G: Game> {
+    /// The split points still open to helpers.
+    open: Mutex<Vec<Arc<SplitPoint<G>>>>,
+    /// Woken when a split point opens, a thread leaves one, or the pool closes.
+    wake: Condvar,
+    /// Threads waiting for work: idle helpers, and owners waiting for their split's helpers.
+    waiting: AtomicUsize,
+    /// The search is over: the helpers return.
+    closed: AtomicBool,
+    /// A helper panicked: its moves are lost, so the search stops as on a stop request.
+    broken: AtomicBool,
+    /// Nodes the helpers searched that the main thread's counters do not have yet.
+    in_flight: AtomicU64,
+}
+
+/// On the way out of a scope (a panic included): closes the pool, so that its helpers return
+/// and the scope that started them can end.
+pub(super) struct CloseOnDrop<'p, G: Game>(pub(super) &'p SplitPool<G>);
+
+impl<G: Game> Drop for CloseOnDrop<'_, G> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+/// Leaves a joined split point even when the search of its moves panics, so that its owner
+/// does not wait forever; a panic also marks the pool broken (the search then stops).
+struct Leave<'p, G: Game> {
+    pool: &'p SplitPool<G>,
+    point: &'p SplitPoint<G>,
+}
+
+impl<G: Game> Drop for Leave<'_, G> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.pool.broken.store(true, Ordering::Relaxed);
+        }
+        let _open = lock(&self.pool.open);
+        self.point.workers.fetch_sub(1, Ordering::SeqCst);
+        self.pool.wake.notify_all();
     }
 }
 
 impl<G: Game> SplitPool<G> {
-    /// Starts `count` helper threads in `scope` for a search of `game`. Returns the pool and
-    /// the threads' handles: drop the pool (the threads then finish) before joining them.
-    pub(super) fn start<'scope, 'env, E: Evaluator<G>>(
-        scope: &'scope Scope<'scope, 'env>,
-        count: usize,
-        game: &'env G,
-        (evaluator, settings): (&'env E, &'env EngineSettings),
-        table: Option<&'env TranspositionTable>,
-        control: &'env Control<'env>,
-    ) -> (Self, Vec<ScopedJoinHandle<'scope, ()>>) {
-        let mut helpers = Vec::with_capacity(count);
-        let mut handles = Vec::with_capacity(count);
-        for _ in 0..count {
-            let (jobs, job_rx) = channel::<Job<G>>();
-            let (done_tx, done) = channel();
-            handles.push(scope.spawn(move || {
-                let mut observer = NoopObserver;
-                let mut worker = Searcher::new(
-                    game,
-                    (evaluator, settings),
-                    &mut observer,
-                    table,
-                    control,
-                    None,
-                );
-                while let Ok(job) = job_rx.recv() {
-                    worker.stopped = false;
-                    worker.plies.ensure(job.shared.ply + job.depth as usize + 2);
-                    let mut own = job.position;
-                    let found = worker.take_moves(&mut own, job.depth, &job.moves, &job.shared);
-                    let done = Done {
-                        stats: std::mem::take(&mut worker.stats),
-                        stopped: worker.stopped,
-                        found,
-                        split: job.split,
-                    };
-                    if done_tx.send(done).is_err() {
-                        break;
-                    }
-                }
-            }));
-            helpers.push(Helper {
-                jobs,
-                done,
-                busy: Cell::new(None),
-                early: RefCell::new(Vec::new()),
-            });
+    pub(super) fn new() -> Self {
+        Self {
+            open: Mutex::new(Vec::new()),
+            wake: Condvar::new(),
+            waiting: AtomicUsize::new(0),
+            closed: AtomicBool::new(false),
+            broken: AtomicBool::new(false),
+            in_flight: AtomicU64::new(0),
         }
-        (
-            Self {
-                helpers,
-                next_split: Cell::new(0),
-            },
-            handles,
-        )
+    }
+
+    /// Nodes the helper threads searched that have not reached the main thread's counters
+    /// yet (they do when a split ends), for progress reports.
+    pub(super) fn helper_nodes(&self) -> u64 {
+        self.in_flight.load(Ordering::Relaxed)
+    }
+
+    /// Ends the search's helper threads once they finish what they are doing.
+    pub(super) fn close(&self) {
+        let _open = lock(&self.open);
+        self.closed.store(true, Ordering::SeqCst);
+        self.wake.notify_all();
+    }
+
+    /// A helper thread's life: joins open split points until the pool closes.
+    pub(super) fn serve<E: Evaluator<G>>(
+        &self,
+        game: &G,
+        (evaluator, settings): (&E, &EngineSettings),
+        table: Option<&TranspositionTable>,
+        control: &Control<'_>,
+    ) {
+        let mut observer = NoopObserver;
+        let mut worker = Searcher::new(
+            game,
+            (evaluator, settings),
+            &mut observer,
+            table,
+            control,
+            None,
+        );
+        worker.pool = Some(self);
+        loop {
+            let mut open = lock(&self.open);
+            let point = loop {
+                if self.closed.load(Ordering::SeqCst) {
+                    return;
+                }
+                if let Some(point) = Self::take_point(&open, None) {
+                    break point;
+                }
+                self.waiting.fetch_add(1, Ordering::SeqCst);
+                open = self
+                    .wake
+                    .wait_timeout(open, WAIT)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+                self.waiting.fetch_sub(1, Ordering::SeqCst);
+            };
+            drop(open);
+            worker.join(&point);
+        }
+    }
+
+    /// Under the lock: the open split point with the most work left (the deepest search),
+    /// below `under` when given, counted as joined.
+    fn take_point(
+        open: &[Arc<SplitPoint<G>>],
+        under: Option<&Arc<SplitPoint<G>>>,
+    ) -> Option<Arc<SplitPoint<G>>> {
+        let point = open
+            .iter()
+            .filter(|p| p.open() && !cut_above(Some(p)))
+            .filter(|p| under.is_none_or(|u| p.descends_from(u)))
+            .max_by_key(|p| p.depth)?;
+        point.workers.fetch_add(1, Ordering::SeqCst);
+        Some(Arc::clone(point))
     }
 }
 
@@ -194,18 +267,77 @@ where
     O: SearchObserver<G::Move>,
 {
     /// Whether a node `depth` moves from the horizon with `moves` moves is worth sharing
-    /// among the threads and a helper is free to share it (only the thread that owns the
-    /// pool splits; inside a split, with the helpers that have finished their share).
+    /// among the threads and some thread is waiting for work.
     pub(super) fn can_split(&self, depth: u32, moves: usize) -> bool {
-        depth >= PARALLEL_DEPTH && moves > 2 && self.pool.is_some_and(SplitPool::any_idle)
+        depth >= PARALLEL_DEPTH
+            && moves > 2
+            && self
+                .pool
+                .is_some_and(|pool| pool.waiting.load(Ordering::Relaxed) > 0)
     }
 
-    /// Searches `moves[1..]` of the node at `ply` on every thread: each thread takes the next
-    /// move not yet taken, searched with a floor at (or, for exact root ties, just below) the
-    /// best value any thread has found so far, starting from `best`. `(best, low, high,
+    /// The search must stop: the caller asked, the deadline passed, or a helper panicked.
+    pub(super) fn halted(&self) -> bool {
+        let control = self.control;
+        control.stop.is_raised()
+            || control.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .pool
+                .is_some_and(|pool| pool.broken.load(Ordering::Relaxed))
+    }
+
+    /// Whether the split point this thread works for, or one above it, has cut off: what
+    /// the thread is searching is no longer needed.
+    pub(super) fn abandoned(&self) -> bool {
+        cut_above(self.within.as_ref())
+    }
+
+    /// On a helper thread: adds the nodes counted since the last call to the pool's count
+    /// for progress reports.
+    pub(super) fn flush_nodes(&mut self) {
+        if let Some(pool) = self.pool {
+            pool.in_flight
+                .fetch_add(self.stats.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.stats.nodes;
+        }
+    }
+
+    /// Searches the moves of a split point another thread opened, then leaves it with what
+    /// it found (and, on a helper thread, its counters: the main thread keeps its own, which
+    /// its progress reports show).
+    fn join(&mut self, point: &Arc<SplitPoint<G>>) {
+        let Some(pool) = self.pool else {
+            return;
+        };
+        let leave = Leave { pool, point };
+        let outer = self.within.replace(Arc::clone(point));
+        self.stopped = self.halted() || self.abandoned();
+        self.plies
+            .ensure(point.state.ply + point.depth as usize + 2);
+        let mut position = point.position.clone();
+        let found = self.take_moves(&mut position, point.depth, &point.moves, &point.state);
+        self.within = outer;
+        {
+            let mut gathered = lock(&point.gathered);
+            gathered.found.extend(found);
+            if self.reporter.is_none() {
+                self.flush_nodes();
+                self.flushed = 0;
+                gathered
+                    .stats
+                    .merge_counts(&std::mem::take(&mut self.stats));
+            }
+        }
+        drop(leave);
+        self.stopped = self.halted() || self.abandoned();
+    }
+
+    /// Searches `moves[1..]` of the node at `ply` on every thread that joins: each takes the
+    /// next move not yet taken, searched with a floor at (or, for exact root ties, just below)
+    /// the best value any thread has found so far, starting from `best`. `(best, low, high,
     /// ties_on)` is the window: `low` the node's alpha, `high` its beta. Returns what each
-    /// move searched completely came to, in no particular order; a thread stops taking moves
-    /// once some move reached `high`.
+    /// move searched completely came to, in no particular order; the threads stop taking
+    /// moves once some move reached `high`.
     pub(super) fn split(
         &mut self,
         game: &mut G,
@@ -214,55 +346,73 @@ where
         moves: &[G::Move],
         (best, low, high, ties_on): (i32, i32, i32, bool),
     ) -> Vec<RootResult<G::Move>> {
-        let shared = Arc::new(SplitState {
+        let state = SplitState {
             next: AtomicUsize::new(1),
             best: AtomicI32::new(best),
             low,
             high,
             ties_on,
             ply,
-        });
-        let Some(pool) = self.pool else {
-            return self.take_moves(game, depth, moves, &shared);
         };
-        let split = pool.next_split.get();
-        pool.next_split.set(split + 1);
-        let shared_moves: Arc<[G::Move]> = Arc::from(moves);
-        // The free helpers join; a helper that panicked has dropped its end: its job cannot
-        // be sent, and whatever it took counts as unsearched, which only a stop would
-        // otherwise cause.
-        let mut joined = Vec::with_capacity(pool.helpers.len());
-        for helper in &pool.helpers {
-            if helper.busy.get().is_some() {
+        let Some(pool) = self.pool else {
+            return self.take_moves(game, depth, moves, &state);
+        };
+        let point = Arc::new(SplitPoint {
+            position: game.clone(),
+            moves: moves.to_vec(),
+            depth,
+            state,
+            parent: self.within.clone(),
+            workers: AtomicUsize::new(1),
+            gathered: Mutex::new(Gathered::default()),
+        });
+        {
+            let mut open = lock(&pool.open);
+            open.push(Arc::clone(&point));
+            pool.wake.notify_all();
+        }
+        let outer = self.within.replace(Arc::clone(&point));
+        let mut found = self.take_moves(game, depth, moves, &point.state);
+        // Nothing is left to take: no one joins any more.
+        lock(&pool.open).retain(|p| !Arc::ptr_eq(p, &point));
+        // The split point's own cut is how it ends, not a reason to stop.
+        self.stopped = self.halted() || cut_above(outer.as_ref());
+        // The other threads still search their moves: help with the splits below this one
+        // (their work is this split's), and report progress meanwhile.
+        loop {
+            let mut open = lock(&pool.open);
+            if point.workers.load(Ordering::SeqCst) == 1 {
+                break;
+            }
+            if !self.stopped
+                && let Some(below) = SplitPool::take_point(&open, Some(&point))
+            {
+                drop(open);
+                self.join(&below);
                 continue;
             }
-            let sent = helper
-                .jobs
-                .send(Job {
-                    position: game.clone(),
-                    moves: Arc::clone(&shared_moves),
-                    depth,
-                    shared: Arc::clone(&shared),
-                    split,
-                })
-                .is_ok();
-            if sent {
-                helper.busy.set(Some(split));
-                joined.push(helper);
-            }
+            pool.waiting.fetch_add(1, Ordering::SeqCst);
+            open = pool
+                .wake
+                .wait_timeout(open, WAIT)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+            pool.waiting.fetch_sub(1, Ordering::SeqCst);
+            drop(open);
+            self.poll();
         }
-        // The pool stays: a helper that finishes its share first may join a split below.
-        let mut found = self.take_moves(game, depth, moves, &shared);
-        for helper in joined {
-            match helper.collect(split) {
-                Some(done) => {
-                    self.stats.merge_counts(&done.stats);
-                    self.stopped |= done.stopped;
-                    found.extend(done.found);
-                }
-                None => self.stopped = true,
-            }
+        self.within = outer;
+        let gathered = std::mem::take(&mut *lock(&point.gathered));
+        self.stats.merge_counts(&gathered.stats);
+        // The helpers' nodes, which the pool counts until they reach the main thread.
+        if self.reporter.is_some() {
+            pool.in_flight
+                .fetch_sub(gathered.stats.nodes, Ordering::Relaxed);
+        } else {
+            self.flushed += gathered.stats.nodes;
         }
+        found.extend(gathered.found);
+        self.stopped = self.halted() || self.abandoned();
         found
     }
 
