@@ -171,6 +171,27 @@ fn a_brain_that_crashes_loses() {
 }
 
 #[test]
+fn a_crashed_brain_s_last_words_on_standard_error_are_its_reason() {
+    // As a usage error or a panic message would say it: the last non-blank line counts,
+    // escape sequences in it are quoted harmless, and a flood before it is no matter.
+    let reason = forfeit_of(
+        "i=0; while [ $i -lt 2000 ]; do echo 'noise noise noise noise' >&2; i=$((i+1)); done; \
+         printf 'error: unexpected argument \\033[31mbrain\\n\\n' >&2; exit 2",
+    );
+    assert!(reason.contains("crashed"), "{reason}");
+    assert!(
+        reason.contains(
+            "its last words on standard error: error: unexpected argument \\u{1b}[31mbrain"
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains('\u{1b}'), "{reason}");
+    // A brain that says nothing there has no last words.
+    let reason = forfeit_of("exit 3");
+    assert!(!reason.contains("last words"), "{reason}");
+}
+
+#[test]
 fn a_brain_that_hangs_loses_after_its_time_and_a_margin() {
     let reason = forfeit_of("exec sleep 60");
     assert!(reason.contains("no answer within 1100 ms"), "{reason}");

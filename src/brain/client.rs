@@ -10,7 +10,7 @@
 //! program, a TUI session or a tournament, goes on. `MESSAGE` and `DEBUG` lines are handed
 //! to the caller as they come.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -20,6 +20,7 @@ use super::{cell_of, coord_of};
 use crate::config::BrainCommand;
 use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Player};
+use crate::error::quote;
 use crate::games::gomoku::{Cell, Gomoku, Rule};
 
 /// Stones in a row that win in every game of the protocol.
@@ -37,6 +38,8 @@ const ANSWER_MARGIN: Duration = Duration::from_secs(1);
 const END_GRACE: Duration = Duration::from_millis(300);
 /// How often a wait for the brain looks at the caller's stop flag.
 const POLL: Duration = Duration::from_millis(20);
+/// The most of a brain's last line on standard error kept for a crash's reason, in bytes.
+const LAST_WORDS_BYTES: usize = 400;
 
 /// Why a brain gave no move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +81,9 @@ struct Running {
     stdin: ChildStdin,
     /// Its output lines; `None` once it closed its output.
     lines: Receiver<Option<String>>,
+    /// The last line it wrote on standard error, sent when that closes (its last words
+    /// when it crashes: a usage error, a panic message).
+    last_words: Receiver<String>,
     /// The board the match was started for.
     size: usize,
     rule: Rule,
@@ -232,7 +238,7 @@ impl BrainPlayer {
             .args(&self.program.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| {
                 forfeit(
@@ -253,10 +259,21 @@ impl BrainPlayer {
             .name("gametree-brain-reader".to_string())
             .spawn(move || read_output(stdout, &tx))
             .map_err(|e| forfeit(&name, format!("no thread to read its answers: {e}")))?;
+        let (words_tx, last_words) = mpsc::channel();
+        if let Some(stderr) = child.stderr.take() {
+            // Without a thread to read it, a brain that writes much on standard error would
+            // block on a full pipe; with none, its last words are just not known.
+            let _ = std::thread::Builder::new()
+                .name("gametree-brain-stderr".to_string())
+                .spawn(move || {
+                    let _ = words_tx.send(last_line(stderr));
+                });
+        }
         let mut running = Running {
             child,
             stdin,
             lines: rx,
+            last_words,
             size,
             rule,
             side,
@@ -434,7 +451,8 @@ impl Running {
         }
     }
 
-    /// A forfeit for a brain whose process went away, with its exit status if it has one.
+    /// A forfeit for a brain whose process went away, with its exit status if it has one and
+    /// its last line on standard error (a usage error or a panic message says why).
     fn crashed(&mut self, name: &str, what: &str) -> BrainError {
         let deadline = Instant::now() + END_GRACE;
         let status = loop {
@@ -444,9 +462,15 @@ impl Running {
                 _ => break None,
             }
         };
+        // Once it has exited its standard error ends as soon as what it wrote is read.
+        let words = status
+            .and_then(|_| self.last_words.recv_timeout(END_GRACE).ok())
+            .filter(|words| !words.is_empty())
+            .map(|words| format!("; its last words on standard error: {}", quote(&words)))
+            .unwrap_or_default();
         match status {
-            Some(status) => forfeit(name, format!("crashed: {what}, {status}")),
-            None => forfeit(name, format!("{what} (still running; killed)")),
+            Some(status) => forfeit(name, format!("crashed: {what}, {status}{words}")),
+            None => forfeit(name, format!("{what} (still running; killed){words}")),
         }
     }
 }
@@ -492,6 +516,45 @@ fn game_format(game: &Gomoku, cell: Cell) -> String {
 }
 
 /// Sends every line of the brain's output (invalid UTF-8 replaced), then `None`.
+/// Reads a brain's standard error to its end; returns its last non-blank line (at most
+/// [`LAST_WORDS_BYTES`] of it). Memory stays bounded whatever the brain writes.
+fn last_line(stderr: impl Read) -> String {
+    let mut reader = BufReader::new(stderr);
+    let mut line = Vec::new();
+    let mut kept = String::new();
+    loop {
+        let Ok(chunk) = reader.fill_buf() else {
+            break;
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let (part, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(end) => (&chunk[..end], true),
+            None => (chunk, false),
+        };
+        let room = LAST_WORDS_BYTES.saturating_sub(line.len());
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        let used = part.len() + usize::from(ended);
+        reader.consume(used);
+        if ended {
+            keep_if_words(&mut line, &mut kept);
+        }
+    }
+    keep_if_words(&mut line, &mut kept);
+    kept
+}
+
+/// Makes `line` the kept one unless it is blank; empties it for the next.
+fn keep_if_words(line: &mut Vec<u8>, kept: &mut String) {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim();
+    if !text.is_empty() {
+        *kept = text.to_string();
+    }
+    line.clear();
+}
+
 fn read_output(stdout: std::process::ChildStdout, tx: &mpsc::Sender<Option<String>>) {
     let mut reader = BufReader::new(stdout);
     let mut buffer = Vec::new();
