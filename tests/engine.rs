@@ -314,16 +314,11 @@ fn full_ties_are_minimax_ties() {
 
 /// Solves `game` exactly with the full engine; returns the first player's margin.
 fn solve<G: Game>(game: &G) -> i32 {
-    let s = EngineSettings {
-        solve: true,
-        random_ties: false,
-        tt_mb: 16,
-        limits: gametree::engine::limits::Limits::default(),
-        ..EngineSettings::to_depth(Algorithm::Full, 0)
-    };
-    let r = run(game, &NoiseEval, &s, None);
-    assert!(r.completed);
-    score::game_value::<G>(r.value) * game.to_move().sign()
+    solve_threaded(
+        game,
+        EngineSettings::to_depth(Algorithm::Full, 0).threads,
+        16,
+    )
 }
 
 #[test]

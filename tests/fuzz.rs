@@ -404,8 +404,16 @@ fn write_save_seeds() {
     };
     gomoku.patterns.open_three = 333.5;
     gomoku.patterns.closed_two = 2.0;
-    write::<TicTacToe>("tictactoe", Default::default(), "b2 a1 c3");
+    write::<TicTacToe>(
+        "tictactoe",
+        <TicTacToe as Playable>::Options::default(),
+        "b2 a1 c3",
+    );
     write::<Gomoku>("gomoku", gomoku, "h8 h9 i8");
-    write::<Kalah>("kalah", Default::default(), "c f");
-    write::<Dots>("dots", Default::default(), "a1-b1 c3-c4");
+    write::<Kalah>("kalah", <Kalah as Playable>::Options::default(), "c f");
+    write::<Dots>(
+        "dots",
+        <Dots as Playable>::Options::default(),
+        "a1-b1 c3-c4",
+    );
 }

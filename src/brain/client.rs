@@ -522,10 +522,7 @@ fn last_line(stderr: impl Read) -> String {
     let mut reader = BufReader::new(stderr);
     let mut line = Vec::new();
     let mut kept = String::new();
-    loop {
-        let Ok(chunk) = reader.fill_buf() else {
-            break;
-        };
+    while let Ok(chunk) = reader.fill_buf() {
         if chunk.is_empty() {
             break;
         }

@@ -231,17 +231,27 @@ impl<G: Game> SplitPool<G> {
                 if let Some(point) = Self::take_point(&open, None) {
                     break point;
                 }
-                self.waiting.fetch_add(1, Ordering::SeqCst);
-                open = self
-                    .wake
-                    .wait_timeout(open, WAIT)
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .0;
-                self.waiting.fetch_sub(1, Ordering::SeqCst);
+                open = self.wait_for_work(open);
             };
             drop(open);
             worker.join(&point);
         }
+    }
+
+    /// Waits, counted among the threads waiting for work (so that searching threads split
+    /// for it), until woken or for [`WAIT`]; returns the lock again.
+    fn wait_for_work<'a>(
+        &self,
+        open: MutexGuard<'a, Vec<Arc<SplitPoint<G>>>>,
+    ) -> MutexGuard<'a, Vec<Arc<SplitPoint<G>>>> {
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let open = self
+            .wake
+            .wait_timeout(open, WAIT)
+            .unwrap_or_else(PoisonError::into_inner)
+            .0;
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        open
     }
 
     /// Under the lock: the open split point with the most work left (the deepest search),
@@ -391,13 +401,7 @@ where
                 self.join(&below);
                 continue;
             }
-            pool.waiting.fetch_add(1, Ordering::SeqCst);
-            open = pool
-                .wake
-                .wait_timeout(open, WAIT)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-            pool.waiting.fetch_sub(1, Ordering::SeqCst);
+            open = pool.wait_for_work(open);
             drop(open);
             self.poll();
         }

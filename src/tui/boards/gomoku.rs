@@ -149,7 +149,7 @@ impl BoardView<Gomoku> for GomokuView {
                 if let Some(player) = game.at(cell) {
                     put(buf, x, y, stone_symbol(player), theme.stone);
                 } else {
-                    let symbol = junction(row + 1 == n, row == 0, col == 0, col + 1 == n);
+                    let symbol = junction((row + 1 == n, row == 0), (col == 0, col + 1 == n));
                     put(buf, x, y, symbol, theme.grid);
                 }
                 if ctx.cursor == Some(cell) {

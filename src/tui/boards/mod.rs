@@ -71,8 +71,9 @@ impl<G: Game, C> BoardCtx<'_, G, C> {
     }
 }
 
-/// The box-drawing junction of a grid point on the given edges (`top` row, `left` column...).
-pub(crate) fn junction(top: bool, bottom: bool, left: bool, right: bool) -> &'static str {
+/// The box-drawing junction of a grid point on the given edges: `(top, bottom)` row,
+/// `(left, right)` column.
+pub(crate) fn junction((top, bottom): (bool, bool), (left, right): (bool, bool)) -> &'static str {
     match (top, bottom, left, right) {
         (true, _, true, _) => "┌",
         (true, _, _, true) => "┐",
@@ -185,10 +186,8 @@ pub(crate) fn draw_grid(
                 (true, false) => "─",
                 (false, true) => "│",
                 (true, true) => junction(
-                    row_line == 0,
-                    row_line == rows,
-                    col_line == 0,
-                    col_line == cols,
+                    (row_line == 0, row_line == rows),
+                    (col_line == 0, col_line == cols),
                 ),
             };
             put(buf, x + dx, y + dy, symbol, style);
