@@ -305,7 +305,8 @@ fn forced_replies_are_the_block_of_a_four() {
         }
         let me = game.to_move();
         let mut replies = Vec::new();
-        let forced = game.forced_replies(&mut replies);
+        game.forced_replies(&mut replies);
+        let forced = !replies.is_empty();
         let (mut mine, mut theirs) = (Vec::new(), Vec::new());
         game.five_points(me, &mut mine);
         game.five_points(me.other(), &mut theirs);
@@ -326,7 +327,10 @@ fn forced_replies_are_the_block_of_a_four() {
 /// facing a four blocks it (up to `plies` times), then the position is evaluated.
 fn horizon_value(game: &Gomoku, plies: u32) -> i32 {
     let mut replies = Vec::new();
-    if plies > 0 && game.forced_replies(&mut replies) {
+    if plies > 0 {
+        game.forced_replies(&mut replies);
+    }
+    if !replies.is_empty() {
         let mut next = game.clone();
         next.play(replies[0]);
         if next.winner().is_some() {
@@ -362,7 +366,8 @@ fn a_four_made_at_the_horizon_is_searched_to_its_block() {
                 break;
             }
             let mut block = Vec::new();
-            makes_four |= child.forced_replies(&mut block);
+            child.forced_replies(&mut block);
+            makes_four |= !block.is_empty();
             let value = horizon_value(&child, 4);
             decisive |= value == i32::MAX || value.abs() >= 100_000;
             expected = expected.max(-value);

@@ -328,12 +328,11 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
 
     /// For the horizon of a playing search: when the side to move is forced to answer a
     /// threat (Gomoku: block a four) fills `out` with its only replies that do not lose
-    /// at once and returns true. The full engine then searches
+    /// at once, else leaves it empty. The full engine then searches
     /// those replies a few plies past the horizon (a quiescence search) instead of scoring
     /// the position as if the threat could not be answered. The default is never.
-    fn forced_replies(&self, out: &mut Vec<Self::Move>) -> bool {
+    fn forced_replies(&self, out: &mut Vec<Self::Move>) {
         out.clear();
-        false
     }
 
     /// A heuristic score in words, for the scores a game gives a meaning of their own

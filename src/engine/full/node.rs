@@ -245,7 +245,10 @@ where
             return score::WIN - (ply as i32 + win as i32);
         }
         let mut replies = Vec::new();
-        if plies == 0 || !playing || !game.forced_replies(&mut replies) || replies.is_empty() {
+        if plies > 0 && playing {
+            game.forced_replies(&mut replies);
+        }
+        if replies.is_empty() {
             return score::evaluate(self.evaluator, game);
         }
         let mut best = -INFINITY;

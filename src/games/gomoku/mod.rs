@@ -558,8 +558,11 @@ impl Game for Gomoku {
         self.quick_vcf(LEAF_VCF_DEPTH, &mut budget)
     }
 
-    fn forced_replies(&self, out: &mut Vec<Cell>) -> bool {
-        self.threats && self.forced_replies(out)
+    fn forced_replies(&self, out: &mut Vec<Cell>) {
+        out.clear();
+        if self.threats {
+            self.forced_replies(out);
+        }
     }
 
     fn move_index(&self, mv: Cell) -> usize {

@@ -446,24 +446,23 @@ impl Gomoku {
     }
 
     /// See [`crate::engine::Game::forced_replies`]: a block of the opponent's four (one is
-    /// enough: against two fours every block loses to the other). False when the side to
+    /// enough: against two fours every block loses to the other). None when the side to
     /// move has a four of its own (it makes five) or faces none. An open three is not
     /// answered here: searching its answers at the horizon cost more than a ply at 300 ms a
     /// move and lost 45 - 75 against the engine without it (docs/performance.md).
-    pub(super) fn forced_replies(&self, out: &mut Vec<Cell>) -> bool {
+    pub(super) fn forced_replies(&self, out: &mut Vec<Cell>) {
         out.clear();
         if self.winner().is_some() {
-            return false;
+            return;
         }
         let me = self.to_move();
         // The shape counts first: they are kept up to date, so the usual case scans nothing.
         if self.pattern_counts(me).fours() > 0 || self.pattern_counts(me.other()).fours() == 0 {
-            return false;
+            return;
         }
         if let (_, Some(block)) = self.five_point(me.other()) {
             out.push(block);
         }
-        !out.is_empty()
     }
 
     /// A forced win for the side to move by `kind` threats within `limits`: the line from
