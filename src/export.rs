@@ -202,6 +202,7 @@ pub fn kind_text(kind: NodeKind) -> &'static str {
         NodeKind::NullTest => "MTD(f) test",
         NodeKind::RangeCut => "proven by open points",
         NodeKind::Skipped => "not searched",
+        NodeKind::Quiescence => "forced reply past the horizon",
         NodeKind::AspirationFailed => "failed aspiration pass",
     }
 }

@@ -548,3 +548,64 @@ fn the_full_engine_labels_null_windows_re_searches_and_aspiration() {
         "some null-window test succeeds and is searched again"
     );
 }
+
+/// A Gomoku horizon where the side to move must block a four: the full engine's playing
+/// search answers the four past the horizon, and the record keeps those replies as
+/// quiescence rows (children of a depth-0 node, each the block of the four), with the
+/// horizon node's value the reply's, as the search saw it, and every node counted.
+#[test]
+fn forced_replies_past_the_horizon_are_recorded() {
+    let options = <Gomoku as Playable>::Options::default();
+    let mut game = Gomoku::new_game(&options);
+    // White (to move) has i9 j9 k9 closed by h9: l9 makes a four Black must block at m9.
+    game.play_line("h8 i9 h9 j9 g7 k9 a1").unwrap();
+    let eval = Gomoku::evaluator(&options, "default").unwrap();
+    let settings = EngineSettings {
+        random_ties: false,
+        ..EngineSettings::to_depth(Algorithm::Full, 1)
+    }
+    .resolved(1, 12);
+    let mut recorder = TreeRecorder::new(1_000_000);
+    let result = search(
+        &game,
+        &eval,
+        &settings,
+        &mut SmallRng::seed_from_u64(1),
+        &mut recorder,
+        &StopFlag::new(),
+        &mut |_| {},
+    );
+    let tree = recorder.finish_for(&result);
+    let quiet: Vec<&TreeNode<_>> = tree
+        .nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Quiescence)
+        .collect();
+    assert!(!quiet.is_empty(), "no quiescence rows");
+    let mut blocked_l9 = false;
+    for node in &quiet {
+        let parent = &tree.nodes[node.parent.unwrap() as usize];
+        assert_eq!((parent.depth, node.depth), (0, 0));
+        assert!(node.children.is_empty());
+        // Replaying the path, the reply was forced: the only block of the mover's four.
+        let mut path = Vec::new();
+        let mut at = node.parent;
+        while let Some(p) = at {
+            let n = &tree.nodes[p as usize];
+            path.extend(n.mv);
+            at = n.parent;
+        }
+        let mut position = game.clone();
+        for &mv in path.iter().rev() {
+            position.play(mv);
+        }
+        let mut forced = Vec::new();
+        position.forced_replies(&mut forced);
+        assert_eq!(forced, vec![node.mv.unwrap()]);
+        // The horizon node's value is its only reply's, seen from the other side.
+        assert_eq!(parent.value, -node.value);
+        blocked_l9 |= path.first().map(|&m| game.format_move(m)).as_deref() == Some("l9");
+    }
+    assert!(blocked_l9, "l9's four was not answered past the horizon");
+    assert_eq!(tree.nodes.len() as u64, result.stats.nodes);
+}

@@ -59,6 +59,10 @@ pub enum NodeKind {
     RangeCut,
     /// Not searched: a cut-off at its parent made it unnecessary (added after the search).
     Skipped,
+    /// A forced reply searched past the horizon (a quiescence search): at the horizon the
+    /// side to move had to answer a threat (Gomoku: block a four), so its forced replies
+    /// were searched instead of evaluating a position whose threat would decide it.
+    Quiescence,
     /// An aspiration pass over the root whose value fell outside its window (a child of the
     /// root, before the pass that followed it; no move). Its children are that pass's root
     /// moves, with their values; their own subtrees are not kept.

@@ -899,12 +899,11 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
             "searched in the aspiration pass {} that failed: {} {value}; its subtree is not \
              kept",
             window_text::<G>(pass.alpha, pass.beta),
-            match node.bound {
-                Bound::Exact => "exact value",
-                Bound::Lower => "at least",
-                Bound::Upper => "at most",
-            }
+            value_words(node.bound)
         );
+    }
+    if let Some(text) = quiescence_text(rec, id, node, &value) {
+        return text;
     }
     if node.kind == NodeKind::RangeCut {
         return format!(
@@ -1022,6 +1021,55 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
         ),
         (_, Bound::Exact) => format!("exact value {value} inside the window {window}"),
     }
+}
+
+/// "exact value", "at least" or "at most": how a value of kind `bound` reads before it.
+fn value_words(bound: Bound) -> &'static str {
+    match bound {
+        Bound::Exact => "exact value",
+        Bound::Lower => "at least",
+        Bound::Upper => "at most",
+    }
+}
+
+/// The explanation of a node of the quiescence search past the horizon: a forced reply
+/// searched there, or the horizon node whose side to move had to answer a threat. `None`
+/// for every other node.
+fn quiescence_text<G: Playable>(
+    rec: &Recorded<G>,
+    id: u32,
+    node: &TreeNode<G::Move>,
+    value: &str,
+) -> Option<String> {
+    let words = value_words(node.bound);
+    if node.kind == NodeKind::Quiescence {
+        let mover = node
+            .parent
+            .and_then(|p| rec.tree.nodes.get(p as usize))
+            .map_or(node.to_move.other(), |p| p.to_move);
+        let then = if rec.preview(id).position.outcome().is_some() {
+            "the game is over here"
+        } else if node.children.is_empty() {
+            "the position after it is evaluated"
+        } else {
+            "the threat that follows is answered the same way (rows below)"
+        };
+        return Some(format!(
+            "forced reply past the horizon: {} had to answer a threat, so {} was searched \
+             instead of evaluating a position the threat would decide; {then}: {words} {value}",
+            G::side_name(mover),
+            move_name(rec, id),
+        ));
+    }
+    if node.depth == 0 && !node.children.is_empty() {
+        return Some(format!(
+            "search horizon, but {} must answer a threat here: only its forced replies are \
+             searched (a quiescence search, rows below), not an evaluation that would miss \
+             the threat; {words} {value}",
+            G::side_name(node.to_move),
+        ));
+    }
+    None
 }
 
 /// Whether compared searches agree: alpha-beta (and every refinement) must find the value

@@ -1333,3 +1333,44 @@ fn words_at<G: HasBoard>(app: &mut App<G>) -> String {
     let buf = render(app, 120, 40);
     tree_words(app, &buf)
 }
+
+/// A Gomoku horizon that must block a four: the block searched past the horizon is a row of
+/// its own, and both it and the horizon node above it say why.
+#[test]
+fn forced_replies_past_the_horizon_are_rows_that_explain_themselves() {
+    let mut config = tree_config(1);
+    for side in [&mut config.players.first, &mut config.players.second] {
+        side.engine.algorithm = Algorithm::Full;
+    }
+    // White (to move) has i9 j9 k9 closed by h9: l9 makes a four Black must block at m9.
+    // `E` has `t` record the full engine's search (the quiescence search is its own).
+    let mut app = recorded_app::<Gomoku>(&config, "h8 i9 h9 j9 g7 k9 a1");
+    feed(&mut app, vec![ch('E')]);
+    assert!(app.engine.tree_full_engine);
+    let fx = feed(&mut app, vec![ch('t')]);
+    serve(&mut app, &config, fx);
+    let tree = shown_tree(&app).clone();
+    let (id, node) = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.kind == NodeKind::Quiescence)
+        .expect("a forced reply past the horizon");
+    let reply = node_move(&app, id as u32);
+    let horizon = node.parent.unwrap();
+    go_to(&mut app, id as u32);
+    let buf = render(&mut app, 160, 50);
+    let text = tree_words(&app, &buf);
+    let want = format!(
+        "forced reply past the horizon: Black had to answer a threat, so {reply} was searched"
+    );
+    assert!(text.contains(&want), "{want} missing:\n{text}");
+    assert!(text.contains("forced reply past the horizon"), "{text}");
+    go_to(&mut app, horizon);
+    let buf = render(&mut app, 160, 50);
+    let text = tree_words(&app, &buf);
+    assert!(
+        text.contains("search horizon, but Black must answer a threat here"),
+        "{text}"
+    );
+}

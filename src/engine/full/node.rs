@@ -230,36 +230,55 @@ where
         found
     }
 
-    /// The value of a position at the horizon, for its side to move. A playing search asks
+    /// The value of a position at the horizon, for its side to move, with the kind of that
+    /// value and how many forced replies a cut-off left unsearched. A playing search asks
     /// the game's threat search for a quick forced win; failing that, when the side to move
     /// must answer a threat ([`Game::forced_replies`]) and `plies` are left, its forced
-    /// replies are searched (a quiescence search: no stand-pat, since any other move loses),
-    /// else the position is evaluated.
-    fn horizon(&mut self, game: &mut G, ply: usize, alpha: i32, beta: i32, plies: u32) -> i32 {
+    /// replies are searched (a quiescence search: no stand-pat, since any other move loses;
+    /// recorded as [`NodeKind::Quiescence`] nodes), else the position is evaluated.
+    fn horizon(
+        &mut self,
+        game: &mut G,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        plies: u32,
+    ) -> (i32, Bound, u32) {
         self.stats.leaf_evals += 1;
         let playing = G::THREATS && self.settings.candidates > 0;
         if super::LEAF_THREATS
             && playing
             && let Some(win) = game.leaf_forced_win()
         {
-            return score::WIN - (ply as i32 + win as i32);
+            return (score::WIN - (ply as i32 + win as i32), Bound::Exact, 0);
         }
         let mut replies = Vec::new();
         if plies > 0 && playing {
             game.forced_replies(&mut replies);
         }
         if replies.is_empty() {
-            return score::evaluate(self.evaluator, game);
+            return (score::evaluate(self.evaluator, game), Bound::Exact, 0);
         }
         let mut best = -INFINITY;
         let mut low = alpha;
-        for mv in replies {
+        let mut searched = 0;
+        for &mv in &replies {
             self.stats.nodes += 1;
+            searched += 1;
             let value = search_child(game, mv, low, beta, |game, alpha, beta, _| {
-                match game.outcome() {
-                    Some(outcome) => score::terminal::<G>(outcome, game.to_move(), ply as u32 + 1),
+                self.observer.label_next(NodeKind::Quiescence);
+                self.observer
+                    .enter(Some(mv), 0, game.to_move(), alpha, beta);
+                let (value, bound, skipped) = match game.outcome() {
+                    Some(outcome) => (
+                        score::terminal::<G>(outcome, game.to_move(), ply as u32 + 1),
+                        Bound::Exact,
+                        0,
+                    ),
                     None => self.horizon(game, ply + 1, alpha, beta, plies - 1),
-                }
+                };
+                self.observer.leave(value, bound, skipped);
+                value
             });
             best = best.max(value);
             low = low.max(value);
@@ -267,7 +286,8 @@ where
                 break;
             }
         }
-        best
+        let skipped = (replies.len() - searched) as u32;
+        (best, Bound::of(best, alpha, beta), skipped)
     }
 
     /// Negamax with a window: the value of `game` for its side to move, `depth` moves deep.
@@ -314,9 +334,10 @@ where
         }
         if depth == 0 {
             // Nothing is stored at depth 0 (a proven entry there would be a finished game).
-            let value = self.horizon(game, ply, alpha, beta, super::QUIESCENCE_PLIES);
+            let (value, bound, skipped) =
+                self.horizon(game, ply, alpha, beta, super::QUIESCENCE_PLIES);
             self.height = None;
-            self.observer.leave(value, Bound::Exact, 0);
+            self.observer.leave(value, bound, skipped);
             return value;
         }
         if let Some((lowest, highest)) = score::margin_range(game) {
