@@ -35,11 +35,24 @@ fn record<G: Game, E: Evaluator<G>>(
         random_ties: false,
         ..EngineSettings::to_depth(Algorithm::AlphaBeta, depth)
     };
+    record_with(game, eval, &settings, budget)
+}
+
+/// One search with `settings`, recorded up to `budget` nodes (seeded, never stopped).
+fn record_with<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    settings: &EngineSettings,
+    budget: usize,
+) -> (
+    gametree::engine::api::SearchResult<G::Move>,
+    SearchTree<G::Move>,
+) {
     let mut recorder = TreeRecorder::new(budget);
     let result = search(
         game,
         eval,
-        &settings,
+        settings,
         &mut SmallRng::seed_from_u64(1),
         &mut recorder,
         &StopFlag::new(),
@@ -466,17 +479,7 @@ fn the_full_engine_labels_null_windows_re_searches_and_aspiration() {
             random_ties: false,
             ..EngineSettings::to_depth(Algorithm::Full, depth)
         };
-        let mut recorder = TreeRecorder::new(1_000_000);
-        let result = search(
-            &game,
-            &eval,
-            &settings,
-            &mut SmallRng::seed_from_u64(1),
-            &mut recorder,
-            &StopFlag::new(),
-            &mut |_| {},
-        );
-        let tree = recorder.finish_for(&result);
+        let (_, tree) = record_with(&game, &eval, &settings, 1_000_000);
         let kinds: Vec<NodeKind> = tree.nodes.iter().map(|n| n.kind).collect();
         assert!(kinds.contains(&NodeKind::NullWindow), "depth {depth}");
         assert!(
@@ -565,17 +568,7 @@ fn forced_replies_past_the_horizon_are_recorded() {
         ..EngineSettings::to_depth(Algorithm::Full, 1)
     }
     .resolved(1, 12);
-    let mut recorder = TreeRecorder::new(1_000_000);
-    let result = search(
-        &game,
-        &eval,
-        &settings,
-        &mut SmallRng::seed_from_u64(1),
-        &mut recorder,
-        &StopFlag::new(),
-        &mut |_| {},
-    );
-    let tree = recorder.finish_for(&result);
+    let (result, tree) = record_with(&game, &eval, &settings, 1_000_000);
     let quiet: Vec<&TreeNode<_>> = tree
         .nodes
         .iter()
