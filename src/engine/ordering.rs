@@ -201,8 +201,15 @@ impl<M: Copy> PickList<M> {
                         top = i;
                     }
                 }
-                // Rotating keeps the others in their order: a stable selection.
-                rest[..=top].rotate_right(1);
+                // Shifting the ones before it keeps the others in their order: a stable
+                // selection. Most often the best is already first.
+                if top > 0 {
+                    let best = rest[top];
+                    for i in (0..top).rev() {
+                        rest[i + 1] = rest[i];
+                    }
+                    rest[0] = best;
+                }
             }
         }
         self.next += 1;

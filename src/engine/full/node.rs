@@ -57,6 +57,8 @@ where
         let killers = self.ordering.killers(ply);
         let mover = game.to_move();
         let orientation = game.table_orientation();
+        // Once the table's move has been searched it is not in the list: nothing to find.
+        let tt_move = tt_move.filter(|_| searched.is_none());
         for &mv in &moves {
             let index = game.move_index(mv);
             let static_key = if !switches.static_eval {
@@ -191,26 +193,27 @@ where
                 // The bound that can prove the node at least `beta`: the child's lower bound
                 // when the mover moves again, else its upper bound.
                 let wanted = if same { Bound::Lower } else { Bound::Upper };
-                let stored = table.probe_bounds(game.hash());
-                stored
-                    .into_iter()
-                    .flat_map(crate::engine::tt::Stored::entries)
-                    .find_map(|entry| {
-                        let applies = if entry.proven {
-                            entry.depth < depth
-                        } else {
-                            entry.depth + 1 == depth
-                        };
-                        (applies && (entry.bound == Bound::Exact || entry.bound == wanted)).then(
-                            || {
-                                (
-                                    value_from_table(entry.value, game, ply + 1),
-                                    entry.bound,
-                                    entry.proven.then_some(entry.depth),
-                                )
-                            },
-                        )
-                    })
+                let useful = |entry: &Entry| {
+                    let applies = if entry.proven {
+                        entry.depth < depth
+                    } else {
+                        entry.depth + 1 == depth
+                    };
+                    applies && (entry.bound == Bound::Exact || entry.bound == wanted)
+                };
+                // The two entries by hand: an iterator chain here cost more than the probe.
+                table.probe_bounds(game.hash()).and_then(|stored| {
+                    let entry = if useful(&stored.first) {
+                        stored.first
+                    } else {
+                        stored.second.filter(useful)?
+                    };
+                    Some((
+                        value_from_table(entry.value, game, ply + 1),
+                        entry.bound,
+                        entry.proven.then_some(entry.depth),
+                    ))
+                })
             };
             game.undo(mv, undo);
             let Some((value, bound, height)) = known else {

@@ -85,35 +85,40 @@ impl Kalah {
         hashes
     }
 
-    /// Empties pit `hole`, keeping the hash.
+    /// Empties the mover's pit at step `step` of its sowing cycle (ring hole `own`) and the
+    /// opponent's pit facing it (ring hole `facing`, step `2n - step`), keeping the hash: a
+    /// capture. The keys are differences of the cycle's prefix sums.
     #[inline]
-    pub(super) fn empty_pit(&mut self, hole: usize) {
-        let stones = u64::from(self.ring[hole]);
-        for view in 0..VIEWS {
-            let key = self.pit_key(hole, view);
-            self.hashes[view] = self.hashes[view].wrapping_sub(stones.wrapping_mul(key));
-        }
-        self.ring[hole] = 0;
-    }
-
-    /// Moves the hash along a sowing by the side to move from ring hole `origin` (its pit
-    /// `mv`) of `stones` stones: `laps` into every hole of the cycle, then one into each of
-    /// the `rest` holes after the origin.
-    #[inline]
-    pub(super) fn hash_sowing(
-        &mut self,
-        origin: usize,
-        mv: Pit,
-        stones: u16,
-        laps: u16,
-        rest: usize,
-    ) {
-        let cycle = 2 * self.pit_count() + 1;
-        // The ring moved by exactly these amounts, and the hash is linear in the stones.
-        let first = mv as usize + 1;
-        let last = mv as usize + rest; // inclusive; may pass the end of the cycle
+    pub(super) fn empty_pits(&mut self, step: usize, own: usize, facing: usize) {
+        let n = self.pit_count();
+        let own_stones = u64::from(self.ring[own]);
+        let facing_stones = u64::from(self.ring[facing]);
+        let facing_step = 2 * n - step;
         for view in 0..VIEWS {
             let prefix = &self.cycle_keys[self.to_move.index()][view];
+            let own_key = prefix[step + 1].wrapping_sub(prefix[step]);
+            let facing_key = prefix[facing_step + 1].wrapping_sub(prefix[facing_step]);
+            self.hashes[view] = self.hashes[view]
+                .wrapping_sub(own_stones.wrapping_mul(own_key))
+                .wrapping_sub(facing_stones.wrapping_mul(facing_key));
+        }
+        self.ring[own] = 0;
+        self.ring[facing] = 0;
+    }
+
+    /// Moves the hash along a sowing by the side to move from its pit `mv` (step `mv` of its
+    /// cycle) of `stones` stones: `laps` into every hole of the cycle, then one into each of
+    /// the `rest` holes after the origin.
+    #[inline]
+    pub(super) fn hash_sowing(&mut self, mv: Pit, stones: u16, laps: u16, rest: usize) {
+        let cycle = 2 * self.pit_count() + 1;
+        // The ring moved by exactly these amounts, and the hash is linear in the stones.
+        let origin = mv as usize;
+        let first = origin + 1;
+        let last = origin + rest; // inclusive; may pass the end of the cycle
+        for view in 0..VIEWS {
+            let prefix = &self.cycle_keys[self.to_move.index()][view];
+            let origin_key = prefix[first].wrapping_sub(prefix[origin]);
             let run = if last < cycle {
                 prefix[last + 1].wrapping_sub(prefix[first])
             } else {
@@ -121,10 +126,13 @@ impl Kalah {
                     .wrapping_sub(prefix[first.min(cycle)])
                     .wrapping_add(prefix[last + 1 - cycle])
             };
-            self.hashes[view] = self.hashes[view]
-                .wrapping_sub(u64::from(stones).wrapping_mul(self.pit_key(origin, view)))
-                .wrapping_add(u64::from(laps).wrapping_mul(prefix[cycle]))
+            let mut hash = self.hashes[view]
+                .wrapping_sub(u64::from(stones).wrapping_mul(origin_key))
                 .wrapping_add(run);
+            if laps > 0 {
+                hash = hash.wrapping_add(u64::from(laps).wrapping_mul(prefix[cycle]));
+            }
+            self.hashes[view] = hash;
         }
     }
 }

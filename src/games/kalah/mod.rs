@@ -412,32 +412,36 @@ impl Kalah {
         let stones = self.ring[start];
         self.ring[start] = 0;
         // A long sowing drops `laps` stones into every hole of the cycle (the emptied origin
-        // included) and one more into the `rest` holes after the origin.
-        let laps = stones / cycle as u16;
-        let rest = (stones % cycle as u16) as usize;
+        // included) and one more into the `rest` holes after the origin. Most sowings are
+        // shorter than a lap: no division for them.
+        let (laps, rest) = if usize::from(stones) < cycle {
+            (0, usize::from(stones))
+        } else {
+            (stones / cycle as u16, usize::from(stones % cycle as u16))
+        };
         if laps > 0 {
-            for step in 0..cycle {
-                let mut hole = own_first + step;
-                if hole >= len {
-                    hole -= len;
-                }
-                self.ring[hole] += laps;
+            // The cycle is every hole but the opponent's store.
+            for hole in &mut self.ring[..len] {
+                *hole += laps;
             }
+            self.ring[self.store_hole(me.other())] -= laps;
         }
-        let mut step = mv as usize;
-        for _ in 0..rest {
-            step += 1;
-            if step == cycle {
-                step = 0;
-            }
-            let mut hole = own_first + step;
-            if hole >= len {
-                hole -= len;
-            }
-            self.ring[hole] += 1;
+        // One stone into each of the steps `mv + 1 ..= mv + rest`, which wrap past the end
+        // of the cycle at most once; each run of steps is at most two runs of ring holes.
+        let first = mv as usize + 1;
+        let end = mv as usize + rest + 1;
+        if end <= cycle {
+            self.add_one(own_first + first, own_first + end);
+        } else {
+            self.add_one(own_first + first, own_first + cycle);
+            self.add_one(own_first, own_first + end - cycle);
         }
-        self.hash_sowing(start, mv, stones, laps, rest);
-        let last_step = (mv as usize + stones as usize) % cycle;
+        self.hash_sowing(mv, stones, laps, rest);
+        // The same step as `(mv + stones) % cycle`, since `mv + rest < 2 * cycle`.
+        let mut last_step = mv as usize + rest;
+        if last_step >= cycle {
+            last_step -= cycle;
+        }
         let mut hole = own_first + last_step;
         if hole >= len {
             hole -= len;
@@ -450,8 +454,7 @@ impl Kalah {
             let facing = 2 * n - hole;
             let prize = self.ring[facing];
             if prize > 0 || self.empty_capture {
-                self.empty_pit(hole);
-                self.empty_pit(facing);
+                self.empty_pits(last_step, hole, facing);
                 captured = prize + 1;
                 self.ring[own_store] += captured;
             }
@@ -459,7 +462,9 @@ impl Kalah {
         if !extra_turn {
             self.to_move = me.other();
         }
-        let ends_game = self.side_is_empty(Player::First) || self.side_is_empty(Player::Second);
+        // Both rows had stones before the move (else the game was over). The opponent's row
+        // only gains stones, unless a capture emptied one of its pits.
+        let ends_game = self.side_is_empty(me) || (captured > 0 && self.side_is_empty(me.other()));
         if ends_game {
             self.sweep();
         }
@@ -468,6 +473,26 @@ impl Kalah {
             extra_turn,
             captured,
             ends_game,
+        }
+    }
+
+    /// Adds a stone to each ring hole `lo..hi` (counted on past the end of the ring, at most
+    /// one ring further: they wrap to its start).
+    #[inline]
+    fn add_one(&mut self, lo: usize, hi: usize) {
+        let len = 2 * self.pit_count() + 2;
+        let (head, tail) = if hi <= len {
+            (lo..hi, 0..0)
+        } else if lo >= len {
+            (lo - len..hi - len, 0..0)
+        } else {
+            (lo..len, 0..hi - len)
+        };
+        for hole in &mut self.ring[head] {
+            *hole += 1;
+        }
+        for hole in &mut self.ring[tail] {
+            *hole += 1;
         }
     }
 }
@@ -537,7 +562,9 @@ impl Game for Kalah {
             pits[count] = i as Pit;
             count += usize::from(stones > 0);
         }
-        out.extend_from_slice(&pits[..count]);
+        // A copy of a constant length is a few moves, where one of `count` is a call.
+        out.extend_from_slice(&pits);
+        out.truncate(count);
     }
 
     #[inline]
