@@ -278,6 +278,32 @@ fn large_boards_get_a_table_for_fewer_stones_not_a_giant_one() {
     assert_eq!(six.endgame_stones_for_board(), six.endgame_stones);
 }
 
+/// A number of stones chosen on purpose may cost more than the default may (a 22-stone table
+/// for 6 pits is 548 MB), up to [`ENDGAME_CHOSEN_MAX_BYTES`]; the default's limit is unchanged.
+#[test]
+fn a_chosen_number_of_stones_may_build_a_larger_table_than_the_default() {
+    use gametree::games::kalah::{ENDGAME_CHOSEN_MAX_BYTES, ENDGAME_MAX_BYTES, KalahOptions};
+    let chosen = |pits, endgame_stones| {
+        KalahOptions {
+            pits,
+            endgame_stones,
+            ..KalahOptions::default()
+        }
+        .endgame_stones_for_board()
+    };
+    assert!(endgame::positions(6, 22) > ENDGAME_MAX_BYTES);
+    assert_eq!(chosen(6, 22), 22);
+    // 6 pits: 23 stones fit in the chosen limit, 24 do not.
+    assert_eq!(chosen(6, 30), 23);
+    assert!(endgame::positions(6, 24) > ENDGAME_CHOSEN_MAX_BYTES);
+    // 8 pits: the default gets 14 stones, 18 chosen get as many as fit the larger limit.
+    assert_eq!(chosen(8, KalahOptions::default().endgame_stones), 14);
+    let eight = chosen(8, 18);
+    assert!(eight > 14 && eight < 18, "{eight}");
+    assert!(endgame::positions(8, eight) <= ENDGAME_CHOSEN_MAX_BYTES);
+    assert!(endgame::positions(8, eight + 1) > ENDGAME_CHOSEN_MAX_BYTES);
+}
+
 /// The TUI's comparison of algorithms searches `without_exact_values()`: to a fixed depth,
 /// the full engine then sees the tree plain minimax sees and finds its value, while with the
 /// database it may see past the depth (Kalah(4,3) at depth 8 is +6 with the database and +4

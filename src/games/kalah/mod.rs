@@ -16,7 +16,7 @@ use crate::engine::{Game, Outcome, Player, Scoring};
 use crate::error::{IllegalMove, ParseMoveError};
 pub use eval::{KalahEval, LinearEval, StoreEval};
 use hash::{CYCLE_KEYS, CycleKeys, VIEWS};
-pub use options::{ENDGAME_MAX_BYTES, KalahOptions, LinearWeights};
+pub use options::{ENDGAME_CHOSEN_MAX_BYTES, ENDGAME_MAX_BYTES, KalahOptions, LinearWeights};
 
 /// The most pits per side.
 pub const MAX_PITS: usize = 12;

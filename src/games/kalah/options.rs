@@ -115,16 +115,24 @@ impl Default for KalahOptions {
 /// on 8 pits or more the default's table would be hundreds of megabytes or more, so such
 /// boards get a table for fewer stones instead (see [`KalahOptions::endgame_stones_for_board`]).
 pub const ENDGAME_MAX_BYTES: u128 = 256 << 20;
+/// The largest endgame database built for an `endgame_stones` other than the default (6
+/// pits: 23 stones): a 22-stone table for 6 pits is 548 MB.
+pub const ENDGAME_CHOSEN_MAX_BYTES: u128 = 1 << 30;
 
 impl KalahOptions {
     /// The stones the endgame database is made for on this board: `endgame_stones`, or the
-    /// most that keep the table within [`ENDGAME_MAX_BYTES`] (6 pits: 20 stones, 8 pits: 14,
-    /// 12 pits: 10). 0 = no database.
+    /// most that keep the table within [`ENDGAME_MAX_BYTES`] for the default (6 pits: 20
+    /// stones, 8 pits: 14, 12 pits: 10) and within [`ENDGAME_CHOSEN_MAX_BYTES`] for any other
+    /// number (6 pits: 23). 0 = no database.
     pub fn endgame_stones_for_board(&self) -> u32 {
         let mut stones = self.endgame_stones.min(super::endgame::MAX_ENDGAME_STONES);
-        while stones > 0
-            && super::endgame::positions(self.pits as usize, stones) > ENDGAME_MAX_BYTES
-        {
+        // A number chosen on purpose may cost more than the default may.
+        let limit = if self.endgame_stones == DEFAULT_ENDGAME_STONES {
+            ENDGAME_MAX_BYTES
+        } else {
+            ENDGAME_CHOSEN_MAX_BYTES
+        };
+        while stones > 0 && super::endgame::positions(self.pits as usize, stones) > limit {
             stones -= 1;
         }
         stones
