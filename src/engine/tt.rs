@@ -211,6 +211,15 @@ impl TranspositionTable {
         &self.words[self.base + 2 * slot]
     }
 
+    /// The words of the bucket `hash` falls in (slot `i`: key word `2 * i`, entry `2 * i +
+    /// 1`), taken once so that the slots are read without a bounds check each. `None` never
+    /// happens (the mask keeps a bucket inside the table).
+    #[inline]
+    fn bucket(&self, hash: u64) -> Option<&[AtomicU64; 2 * BUCKET]> {
+        let start = self.base + 2 * (hash as usize & self.mask);
+        self.words.get(start..start + 2 * BUCKET)?.try_into().ok()
+    }
+
     #[inline]
     fn data_word(&self, slot: usize) -> &AtomicU64 {
         &self.words[self.base + 2 * slot + 1]
@@ -282,13 +291,13 @@ impl TranspositionTable {
     /// Everything stored for `hash`: an exact value, or a lower bound, an upper bound or both.
     #[inline]
     pub fn probe_bounds(&self, hash: u64) -> Option<Stored> {
-        let base = hash as usize & self.mask;
+        let bucket = self.bucket(hash)?;
         let tag = self.tag(hash);
         let mut lower = None;
         let mut upper = None;
-        for i in base..base + BUCKET {
-            let data = self.data_word(i).load(Ordering::Relaxed);
-            let key = self.key_word(i).load(Ordering::Relaxed);
+        for slot in bucket.chunks_exact(2) {
+            let data = slot[1].load(Ordering::Relaxed);
+            let key = slot[0].load(Ordering::Relaxed);
             if data != 0
                 && key ^ data == tag
                 && let Some(entry) = unpack(data)
@@ -323,20 +332,22 @@ impl TranspositionTable {
     /// another position, is taken.
     #[inline]
     pub fn store(&self, hash: u64, entry: Entry) {
-        let base = hash as usize & self.mask;
+        let Some(bucket) = self.bucket(hash) else {
+            return;
+        };
         let generation = self.current_generation();
         let new = pack(entry, generation);
         let tag = self.tag(hash);
         let epoch = tag & self.mask as u64;
         // This position's slot of the same kind, its slot of the other bound, and the slot
-        // to take otherwise.
+        // to take otherwise (slots of the bucket, 0..BUCKET).
         let mut same = None;
         let mut other = None;
-        let mut victim = base;
+        let mut victim = 0;
         let mut victim_worth = i64::MAX;
-        for i in base..base + BUCKET {
-            let data = self.data_word(i).load(Ordering::Relaxed);
-            let key = self.key_word(i).load(Ordering::Relaxed) ^ data;
+        for (i, slot) in bucket.chunks_exact(2).enumerate() {
+            let data = slot[1].load(Ordering::Relaxed);
+            let key = slot[0].load(Ordering::Relaxed) ^ data;
             if data == 0 || !self.current(key, epoch) {
                 if victim_worth > i64::MIN {
                     victim = i;
@@ -377,16 +388,21 @@ impl TranspositionTable {
             }
             victim = i;
         }
+        // Slot `i`'s entry is written before its key, as a probe reads them.
+        let write = |i: usize, key_word: u64, data: u64| {
+            if let Some([key, entry]) = bucket.get(2 * i..2 * i + 2) {
+                entry.store(data, Ordering::Relaxed);
+                key.store(key_word, Ordering::Relaxed);
+            }
+        };
         if entry.bound == Bound::Exact
             && let Some((i, old)) = other
             && (entry.proven || !old.proven)
         {
             // The exact value answers every probe the bound did.
-            self.data_word(i).store(0, Ordering::Relaxed);
-            self.key_word(i).store(0, Ordering::Relaxed);
+            write(i, 0, 0);
         }
-        self.data_word(victim).store(new, Ordering::Relaxed);
-        self.key_word(victim).store(tag ^ new, Ordering::Relaxed);
+        write(victim, tag ^ new, new);
     }
 
     /// Parts per thousand of a sample of slots filled by the current search (like UCI's
