@@ -441,7 +441,9 @@ fn defences(game: &Gomoku, kind: ThreatKind, counters: bool, out: &mut Vec<Cell>
 }
 
 /// Whether the horizon also answers an open three of the opponent's (with no four on
-/// either side and no open three of the mover's), by the points on its line only.
+/// either side and no open three of the mover's), by the points on its line only. Off: it
+/// doubled the bench's `full 8` nodes and lost 24.5 - 35.5 in 60 games at 300 ms a move
+/// (docs/performance.md, "Wave 5").
 const OPEN_THREE_REPLIES: bool = false;
 
 impl Gomoku {
@@ -454,10 +456,10 @@ impl Gomoku {
 
     /// See [`crate::engine::Game::forced_replies`]: a block of the opponent's four (one is
     /// enough: against two fours every block loses to the other). None when the side to
-    /// move has a four of its own (it makes five). Facing an open three (and no four, with
-    /// no open three of its own), the points that answer it on its line: two or three,
-    /// where every defence, the mover's fours included, cost more than a ply at 300 ms a
-    /// move and lost 45 - 75 against the engine without it (docs/performance.md).
+    /// move has a four of its own (it makes five). An open three is answered only with
+    /// [`OPEN_THREE_REPLIES`] (off): every defence, the mover's fours included, cost more
+    /// than a ply at 300 ms a move and lost 45 - 75; its own 2-3 points still lost 24.5 -
+    /// 35.5 (docs/performance.md).
     pub(super) fn forced_replies(&self, out: &mut Vec<Cell>) {
         out.clear();
         if self.winner().is_some() {
