@@ -607,6 +607,25 @@ fn candidates_are_near_stones_and_ranked() {
 }
 
 #[test]
+fn equal_candidates_rank_by_nearness() {
+    // After h8 every point within two of it along a line makes Black a two of the same
+    // value: the replies next to h8 must come before those two away (cell order once put f6
+    // first).
+    let mut g = game(15, 5, Rule::Freestyle);
+    g.play_line("h8").unwrap();
+    let mut out = Vec::new();
+    g.candidate_moves(&mut out, 8);
+    let distance = |g: &Gomoku, c: Cell, to: &str| {
+        let ((r, col), (tr, tc)) = (g.row_col(c), g.row_col(cell(g, to)));
+        r.abs_diff(tr).max(col.abs_diff(tc))
+    };
+    assert_eq!(out.len(), 8);
+    for &c in &out {
+        assert_eq!(distance(&g, c, "h8"), 1, "{}", g.format_move(c));
+    }
+}
+
+#[test]
 fn candidates_keep_the_winning_move_and_the_forced_block() {
     // Black to move with a closed four (a1..d1): the win e1 is the candidate.
     let win = position(Rule::Freestyle, &["a1", "b1", "c1", "d1"], &[], true);

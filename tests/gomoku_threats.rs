@@ -354,6 +354,11 @@ fn a_four_made_at_the_horizon_is_searched_to_its_block() {
         }
         let mut moves = Vec::new();
         game.candidate_moves(&mut moves, 12);
+        // Where the opponent threatens a forced win, the root searches only the moves that
+        // stop it.
+        if let Some(defences) = game.threat_defences(12, 100_000, None) {
+            moves = defences;
+        }
         let (mut expected, mut naive) = (i32::MIN, i32::MIN);
         let mut decisive = false;
         let mut makes_four = false;
@@ -422,4 +427,25 @@ fn the_value_swings_less_between_odd_and_even_depths() {
     let mean = swing / count;
     println!("mean |v(5) - v(4)| over {count} positions: {mean}");
     assert!(mean < 800, "mean swing {mean} over {count} positions");
+}
+
+#[test]
+fn root_defence_keeps_moves_whose_check_was_cut_short() {
+    // White to move; Black, if White passed, wins by two open threes at g5 (the
+    // double-three puzzle with a parking stone for Black).
+    let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+    game.play_line("e5 a1 f5 f1 g6 o1 g7 a11 o11").unwrap();
+    // Enough nodes: the moves after which Black still wins are left out (g5 among them:
+    // Black has another way), d5 h5 g4 g8 are left.
+    let proven = game.threat_defences(12, 100_000, None).unwrap();
+    let mut names: Vec<String> = proven.iter().map(|&m| game.format_move(m)).collect();
+    names.sort();
+    assert_eq!(names, ["d5", "g4", "g8", "h5"]);
+    // So few nodes that each move's check is cut short: that proves nothing, so the moves
+    // stay (they used to count as unsafe, leaving nothing to search but the usual moves).
+    let unknown = game.threat_defences(12, 400, None).unwrap();
+    assert!(
+        proven.iter().all(|m| unknown.contains(m)) && unknown.len() > proven.len(),
+        "{unknown:?} against {proven:?}"
+    );
 }

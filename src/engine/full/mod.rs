@@ -156,11 +156,12 @@ where
     result
 }
 
-/// Whether the root searches only the moves that stop a threatened forced win (off: it lost
-/// 42.5 - 77.5 in 120 games against the same engine without it), and whether leaves look for a short forced win (on: it won
+/// Whether the root searches only the moves that stop a threatened forced win (on since a
+/// threat search cut short by its budget no longer rules a move out: 34.5 - 25.5 in 60 games
+/// against the same engine without it; counting those as unsafe lost 42.5 - 77.5), and whether leaves look for a short forced win (on: it won
 /// 67 - 53 in 120 games against the same engine without it). See docs/performance.md,
 /// "Gomoku threat search".
-pub(crate) const ROOT_DEFENCE: bool = false;
+pub(crate) const ROOT_DEFENCE: bool = true;
 pub(crate) const LEAF_THREATS: bool = true;
 /// Plies a playing search may look past its horizon along forced replies
 /// ([`Game::forced_replies`]; see docs/performance.md, "Gomoku threat search").

@@ -342,9 +342,36 @@ impl Evaluator<Gomoku> for GomokuEval {
     }
 }
 
+/// How much more than the locality bonus a point of pattern value is worth, so that the
+/// bonus only orders points of equal pattern value.
+const LOCALITY_SCALE: u32 = 32;
+
+/// Orders points of equal pattern value (early in a game most are equal: lone stones make
+/// no shape): two for each stone among the eight neighbours, and four more next to the last
+/// move (two at distance two), where the play is. Less than [`LOCALITY_SCALE`].
+#[inline]
+fn locality(
+    occupied: &[u32; super::MAX_SIZE],
+    last: Option<(usize, usize)>,
+    row: usize,
+    col: usize,
+) -> u32 {
+    let columns = (0b111u32 << col) >> 1;
+    let neighbours: u32 = occupied[row.saturating_sub(1)..(row + 2).min(occupied.len())]
+        .iter()
+        .map(|o| (o & columns).count_ones())
+        .sum();
+    let near_last = last.map_or(0, |(r, c)| match r.abs_diff(row).max(c.abs_diff(col)) {
+        0 | 1 => 4,
+        2 => 2,
+        _ => 0,
+    });
+    2 * neighbours + near_last
+}
+
 /// Fills `out` with the best `limit` empty points near stones (Chebyshev distance 2), ranked
 /// by attack plus defence: the pattern value of the mover's stone there plus that of the
-/// opponent's. If the mover can make five, only those points are given; else, if the
+/// opponent's, ties ordered by [`locality`]. If the mover can make five, only those points are given; else, if the
 /// opponent threatens five, only the points that block it (any other move loses at once);
 /// else, if the opponent has an open three, only its answers and the mover's own fours (any
 /// other move lets it become an open four), however many or few.
@@ -366,11 +393,14 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     let full = (1u32 << n) - 1;
     // Occupied cells spread two columns either way, then OR-ed over two rows either way.
     let mut spread = [0u32; super::MAX_SIZE];
-    for (row, spread) in spread.iter_mut().enumerate().take(n) {
+    let mut occupied = [0u32; super::MAX_SIZE];
+    for (row, (spread, occupied)) in spread.iter_mut().zip(&mut occupied).enumerate().take(n) {
         let [black, white] = game.lines[row].stones;
-        let occupied = black | white;
-        *spread = (occupied | occupied << 1 | occupied << 2 | occupied >> 1 | occupied >> 2) & full;
+        *occupied = black | white;
+        let o = *occupied;
+        *spread = (o | o << 1 | o << 2 | o >> 1 | o >> 2) & full;
     }
+    let last = game.last_move().map(|cell| game.row_col(cell));
     let me = game.to_move().index();
     // Every line padded once for both players, rather than once per point and direction.
     let k = game.table.connect();
@@ -390,7 +420,7 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
         }
     });
     // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
-    // equal values fall back to cell order, so the result is reproducible.
+    // equal values and locality fall back to cell order, so the result is reproducible.
     let mut ranked = [0u64; super::MAX_CELLS];
     let mut count = 0;
     let (mut wins, mut blocks) = (false, false);
@@ -419,7 +449,8 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
                 blocks = true;
                 u32::MAX - 1
             } else {
-                (POINT_VALUE[attack] + POINT_VALUE[defence]) as u32
+                (POINT_VALUE[attack] + POINT_VALUE[defence]) as u32 * LOCALITY_SCALE
+                    + locality(&occupied, last, row, col)
             };
             ranked[count] = u64::from(u32::MAX - value) << 16 | (row * n + col) as u64;
             count += 1;
