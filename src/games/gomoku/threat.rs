@@ -285,7 +285,7 @@ impl Search {
     /// True when the attacker (who just moved) wins against every defence.
     fn defend(&mut self, game: &mut Gomoku, depth: u32) -> bool {
         let mut replies = Vec::new();
-        if !defences(game, self.kind, true, &mut replies) {
+        if !defences(game, self.kind, &mut replies) {
             return false;
         }
         if replies.is_empty() {
@@ -321,7 +321,7 @@ impl Search {
             if position.winner().is_some() {
                 break;
             }
-            if !defences(&position, self.kind, true, &mut replies) {
+            if !defences(&position, self.kind, &mut replies) {
                 break;
             }
             let reply = replies
@@ -351,10 +351,8 @@ impl Search {
 /// The defender's (side to move's) replies that must each be refuted, after the attacker's
 /// threat. False when the defender is not forced at all (no four and, in VCT, no open three
 /// of the attacker's) or wins first (a five of the defender's own): the threat fails. An
-/// empty list means no defence exists. Without `counters`, an open three's answers leave out
-/// the defender's fours that do not answer it (and, when no point answers every open three,
-/// there are none).
-fn defences(game: &Gomoku, kind: ThreatKind, counters: bool, out: &mut Vec<Cell>) -> bool {
+/// empty list means no defence exists.
+fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
     out.clear();
     if game.winner().is_some() {
         return true;
@@ -408,11 +406,10 @@ fn defences(game: &Gomoku, kind: ThreatKind, counters: bool, out: &mut Vec<Cell>
     for &cell in &candidates {
         let (row, col) = game.row_col(cell);
         let through = game.lines_through(row, col);
-        let counters = counters
-            && game
-                .shapes_if_played(cell, defender)
-                .iter()
-                .any(|s| s.is_four());
+        let counters = game
+            .shapes_if_played(cell, defender)
+            .iter()
+            .any(|s| s.is_four());
         let answers = threes <= through.len()
             && three_lines[..threes].iter().all(|&index| {
                 through.iter().any(|&(l, pos)| {
@@ -430,7 +427,7 @@ fn defences(game: &Gomoku, kind: ThreatKind, counters: bool, out: &mut Vec<Cell>
             out.push(cell);
         }
     }
-    if out.is_empty() && counters {
+    if out.is_empty() {
         // No single move answers every open three (two of them on lines that do not cross,
         // say): a point off those lines changes nothing, so every reply leaves a three to
         // become an open four. Searching the replies on its lines proves that and gives the
@@ -440,26 +437,20 @@ fn defences(game: &Gomoku, kind: ThreatKind, counters: bool, out: &mut Vec<Cell>
     true
 }
 
-/// Whether the horizon also answers an open three of the opponent's (with no four on
-/// either side and no open three of the mover's), by the points on its line only. Off: it
-/// doubled the bench's `full 8` nodes and lost 24.5 - 35.5 in 60 games at 300 ms a move
-/// (docs/performance.md, "Wave 5").
-const OPEN_THREE_REPLIES: bool = false;
-
 impl Gomoku {
     /// The side to move's answers to the opponent's open three (see [`defences`]): the
     /// points after which the opponent has no open three left, and the mover's own fours.
     /// False when the mover is not forced to answer one.
     pub(super) fn open_three_defences(&self, out: &mut Vec<Cell>) -> bool {
-        defences(self, ThreatKind::Vct, true, out)
+        defences(self, ThreatKind::Vct, out)
     }
 
     /// See [`crate::engine::Game::forced_replies`]: a block of the opponent's four (one is
     /// enough: against two fours every block loses to the other). None when the side to
-    /// move has a four of its own (it makes five). An open three is answered only with
-    /// [`OPEN_THREE_REPLIES`] (off): every defence, the mover's fours included, cost more
-    /// than a ply at 300 ms a move and lost 45 - 75; its own 2-3 points still lost 24.5 -
-    /// 35.5 (docs/performance.md).
+    /// move has a four of its own (it makes five) or faces none. An open three is not
+    /// answered here: searching every defence cost more than a ply at 300 ms a move and lost
+    /// 45 - 75, and only the 2-3 points on its line still lost 24.5 - 35.5
+    /// (docs/performance.md, "Wave 5").
     pub(super) fn forced_replies(&self, out: &mut Vec<Cell>) {
         out.clear();
         if self.winner().is_some() {
@@ -467,26 +458,12 @@ impl Gomoku {
         }
         let me = self.to_move();
         // The shape counts first: they are kept up to date, so the usual case scans nothing.
-        let (mine, theirs) = (self.pattern_counts(me), self.pattern_counts(me.other()));
-        if mine.fours() > 0 {
+        if self.pattern_counts(me).fours() > 0 || self.pattern_counts(me.other()).fours() == 0 {
             return;
         }
-        if theirs.fours() > 0 {
-            if let (_, Some(block)) = self.five_point(me.other()) {
-                out.push(block);
-            }
-            return;
+        if let (_, Some(block)) = self.five_point(me.other()) {
+            out.push(block);
         }
-        if OPEN_THREE_REPLIES
-            && theirs.get(Shape::OpenThree) > 0
-            && mine.get(Shape::OpenThree) == 0
-            // Only the points that leave no open three (two or three on its line), not the
-            // mover's own fours as well: answering with every defence cost more than a ply.
-            && defences(self, ThreatKind::Vct, false, out)
-        {
-            return;
-        }
-        out.clear();
     }
 
     /// A forced win for the side to move by `kind` threats within `limits`: the line from
