@@ -763,6 +763,14 @@ fn move_name<G: Playable>(rec: &Recorded<G>, id: u32) -> String {
     }
 }
 
+/// The side that played the move leading to `node`: its parent's side to move (the other
+/// side of `node`'s when the parent is not recorded).
+fn mover_of<G: Playable>(rec: &Recorded<G>, node: &TreeNode<G::Move>) -> crate::engine::Player {
+    node.parent
+        .and_then(|p| rec.tree.nodes.get(p as usize))
+        .map_or(node.to_move.other(), |p| p.to_move)
+}
+
 /// Where `owner`'s `value` came from, as a clause: `B can already get +0 with b1 at the
 /// root`, or `B is held to +0 by the root's window`.
 fn origin_text<G: Playable>(
@@ -802,10 +810,7 @@ pub fn cut_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move
     });
     let this = move_name(rec, id);
     let origin = origin_text(rec, id, other, -node.beta);
-    let mover = node
-        .parent
-        .and_then(|p| rec.tree.nodes.get(p as usize))
-        .map_or(other, |p| p.to_move);
+    let mover = mover_of(rec, node);
     let reply = match refuter.and_then(|c| rec.tree.nodes.get(c as usize).map(|n| (c, n))) {
         Some((c, n)) => format!(
             "{}'s {} {} gives {} {}",
@@ -968,10 +973,7 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
     if rec.settings.algorithm == Algorithm::Minimax {
         return format!("exact value {value}: plain minimax searches every move, no window");
     }
-    let mover = node
-        .parent
-        .and_then(|p| rec.tree.nodes.get(p as usize))
-        .map_or(node.to_move.other(), |p| p.to_move);
+    let mover = mover_of(rec, node);
     let mover_name = G::side_name(mover);
     let this = move_name(rec, id);
     match (node.kind, node.bound) {
@@ -1043,10 +1045,7 @@ fn quiescence_text<G: Playable>(
 ) -> Option<String> {
     let words = value_words(node.bound);
     if node.kind == NodeKind::Quiescence {
-        let mover = node
-            .parent
-            .and_then(|p| rec.tree.nodes.get(p as usize))
-            .map_or(node.to_move.other(), |p| p.to_move);
+        let mover = mover_of(rec, node);
         let then = if rec.preview(id).position.outcome().is_some() {
             "the game is over here"
         } else if node.children.is_empty() {
