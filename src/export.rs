@@ -197,6 +197,7 @@ pub fn kind_text(kind: NodeKind) -> &'static str {
         NodeKind::Search => "",
         NodeKind::NullWindow => "null-window test",
         NodeKind::ReSearch => "re-search",
+        NodeKind::Reduced => "reduced test",
         NodeKind::Aspiration => "aspiration window",
         NodeKind::AspirationRetry => "aspiration re-search",
         NodeKind::NullTest => "MTD(f) test",

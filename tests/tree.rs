@@ -602,3 +602,70 @@ fn forced_replies_past_the_horizon_are_recorded() {
     assert!(blocked_l9, "l9's four was not answered past the horizon");
     assert_eq!(tree.nodes.len() as u64, result.stats.nodes);
 }
+
+/// Late move reductions, in a Gomoku playing search (a candidate limit): the first moves of
+/// a node are searched to the full depth, a later one is tested first with a null window at
+/// a smaller depth, labelled as such, and any that said "better" is searched again at the
+/// full depth right after it. The search's counters agree with the record, and a search
+/// without a candidate limit (which must agree with minimax) reduces nothing.
+#[test]
+fn late_moves_of_a_playing_search_are_tested_shallower_first() {
+    let options = <Gomoku as Playable>::Options::default();
+    let mut game = Gomoku::new_game(&options);
+    game.play_line("h8 i9 g7 j10 i7").unwrap();
+    let eval = Gomoku::evaluator(&options, "default").unwrap();
+    let playing = EngineSettings {
+        random_ties: false,
+        ..EngineSettings::to_depth(Algorithm::Full, 5)
+    }
+    .resolved(5, options.candidates());
+    let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
+    assert!(!tree.truncated);
+    let mut reduced = 0;
+    let mut followed = 0;
+    for (i, node) in tree.nodes.iter().enumerate() {
+        if node.kind != NodeKind::Reduced {
+            continue;
+        }
+        reduced += 1;
+        let parent = &tree.nodes[node.parent.unwrap() as usize];
+        assert!(node.depth < parent.depth - 1, "a reduced test is shallower");
+        let at = parent
+            .children
+            .iter()
+            .position(|&c| c as usize == i)
+            .unwrap();
+        assert!(at >= 3, "the first three moves are never reduced (at {at})");
+        assert_eq!(node.beta, node.alpha + 1, "a null window");
+        let better = if node.to_move == parent.to_move {
+            node.value > node.alpha
+        } else {
+            node.value < node.beta
+        };
+        if let Some(&next) = parent.children.get(at + 1) {
+            let next = &tree.nodes[next as usize];
+            if better {
+                followed += 1;
+                assert_eq!(next.mv, node.mv, "searched again right after");
+                assert_eq!(next.depth, parent.depth - 1, "to the full depth");
+            }
+        }
+    }
+    assert!(reduced > 0, "no reduced test recorded");
+    assert!(result.stats.reductions > 0);
+    assert!(result.stats.reduction_re_searches as usize >= followed);
+    let exact = EngineSettings {
+        random_ties: false,
+        ..EngineSettings::to_depth(Algorithm::Full, 2)
+    }
+    .resolved(2, 0);
+    let (result, tree) = record_with(&game, &eval, &exact, 5_000_000);
+    assert_eq!(result.stats.reductions, 0);
+    assert!(tree.nodes.iter().all(|n| n.kind != NodeKind::Reduced));
+    let off = EngineSettings {
+        reductions: false,
+        ..playing
+    };
+    let (result, _) = record_with(&game, &eval, &off, 5_000_000);
+    assert_eq!(result.stats.reductions, 0);
+}

@@ -111,6 +111,9 @@ pub struct EngineSettings {
     pub pvs: bool,
     /// Full engine: aspiration windows around the previous iteration's value.
     pub aspiration: bool,
+    /// Full engine, playing searches with a candidate limit (Gomoku): late moves are tried
+    /// first at a smaller depth (late move reductions).
+    pub reductions: bool,
     /// Search only this many candidate moves per node where the game prunes heuristically
     /// (Gomoku); 0 means every legal move. A game option, filled in by `resolved`.
     pub candidates: usize,
@@ -141,6 +144,7 @@ impl Default for EngineSettings {
             history: true,
             pvs: true,
             aspiration: true,
+            reductions: true,
             candidates: 0,
             solve: false,
         }
@@ -704,6 +708,16 @@ pub const FIELDS: &[Field] = &[
         get: |s| FieldValue::Switch(s.aspiration),
         set: |s, v| s.aspiration = switch(&v),
     },
+    Field {
+        key: "reductions",
+        about: "full engine: late move reductions where candidates are limited (Gomoku)",
+        value_name: "",
+        label: "",
+        full_only: true,
+        kind: FieldKind::Switch,
+        get: |s| FieldValue::Switch(s.reductions),
+        set: |s, v| s.reductions = switch(&v),
+    },
 ];
 
 /// Reads one setting's value, refusing a value of the wrong type where it stands (so a
@@ -873,6 +887,7 @@ mod tests {
             history: false,
             pvs: false,
             aspiration: false,
+            reductions: false,
             ..defaults
         }
     }
@@ -909,6 +924,7 @@ mod tests {
             history: _,
             pvs: _,
             aspiration: _,
+            reductions: _,
             candidates: _,
             solve: _,
         } = all;

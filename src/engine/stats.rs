@@ -27,6 +27,11 @@ pub struct SearchStats {
     /// Nodes answered exactly by the game without search: an endgame database
     /// ([`super::Game::exact_value`]; full engine).
     pub endgame_hits: u64,
+    /// Late moves tried first at a smaller depth (late move reductions, full engine in a
+    /// playing search with a candidate limit).
+    pub reductions: u64,
+    /// Reduced moves that beat the best so far and were searched again to the full depth.
+    pub reduction_re_searches: u64,
     /// The deepest ply (moves from the root) a node was visited at (full engine).
     pub max_ply: u32,
     /// While a solve runs: the lowest and highest root value (score units, side to move at
@@ -77,6 +82,8 @@ impl SearchStats {
         self.tt_cutoffs += other.tt_cutoffs;
         self.bound_cutoffs += other.bound_cutoffs;
         self.endgame_hits += other.endgame_hits;
+        self.reductions += other.reductions;
+        self.reduction_re_searches += other.reduction_re_searches;
         self.max_ply = self.max_ply.max(other.max_ply);
     }
 }

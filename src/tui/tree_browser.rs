@@ -977,14 +977,16 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
     let mover_name = G::side_name(mover);
     let this = move_name(rec, id);
     match (node.kind, node.bound) {
-        (NodeKind::NullWindow, _) => {
+        (NodeKind::NullWindow | NodeKind::Reduced, _) => {
             // The test asks from the mover's side: is the move better than the best so far?
             let (low, got) = if mover == node.to_move {
                 (node.alpha, node.value)
             } else {
                 (-node.beta, -node.value)
             };
-            let answer = if got > low {
+            let answer = if got > low && node.kind == NodeKind::Reduced {
+                "Yes, so it is searched again to the full depth (next rows)"
+            } else if got > low {
                 "Yes, so it is searched again with the full window (next row)"
             } else {
                 "No, so it is not searched further"
@@ -999,8 +1001,20 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
             } else {
                 format!("beat {}, the best so far", score::format::<G>(low))
             };
+            let test = if node.kind == NodeKind::Reduced {
+                format!(
+                    "late move, tested {} moves deep instead of {} (a reduction)",
+                    node.depth,
+                    rec.tree
+                        .nodes
+                        .get(node.parent.map_or(0, |p| p as usize))
+                        .map_or(0, |p| p.depth.saturating_sub(1))
+                )
+            } else {
+                "null-window test".to_string()
+            };
             format!(
-                "null-window test of {this} for {mover_name}: does it {question}? {answer} \
+                "{test} of {this} for {mover_name}: does it {question}? {answer} \
                  ({mover_name} gets {})",
                 score::format::<G>(got)
             )

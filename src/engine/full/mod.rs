@@ -2,14 +2,20 @@
 //! a shared transposition table, move ordering (TT move, static evaluation, killers,
 //! history), time control and threads that share the work. Every technique is switchable
 //! ([`EngineSettings`]) so its effect can be measured, and none of them changes the value a
-//! fixed-depth search returns: that equals plain minimax's, which the tests check.
+//! fixed-depth search returns: that equals plain minimax's, which the tests check (except in
+//! playing searches with a candidate limit, which skip moves by design; see below).
 //!
 //! Two rules keep the table exact:
 //! - An entry is used for a cut-off only at the depth it was searched to, unless its value is
 //!   *proven*: no horizon evaluation influenced it, and it relied on lines at most `depth`
 //!   moves long (its "height"), so it holds for every search at least that deep. A solve
 //!   therefore reuses everything the earlier iterations proved, and iterative deepening stops
-//!   as soon as the root itself is proven.
+//!   as soon as the root itself is proven. A playing search that limits its candidates
+//!   (Gomoku) is not exact anyway: there an entry searched deeper answers as well.
+//!
+//! Late move reductions apply only there too: a node's later moves are first tested with a
+//! null window one or two plies shallower, and searched to the full depth only when the test
+//! says they beat the best so far.
 //! - Stored values are node-relative: win/loss scores carry the distance from the node, not
 //!   from the root, and margin games store the *remaining* margin (the value minus the points
 //!   the side to move has already banked, [`Game::banked`]). Their hashes leave the banked
@@ -166,6 +172,14 @@ pub(crate) const LEAF_THREATS: bool = true;
 /// Plies a playing search may look past its horizon along forced replies
 /// ([`Game::forced_replies`]; see docs/performance.md, "Gomoku threat search").
 pub(crate) const QUIESCENCE_PLIES: u32 = 4;
+
+/// Late move reductions (playing searches with a candidate limit, [`Searcher::reduction`]):
+/// nodes at least this many moves from the horizon try their later moves shallower first.
+const REDUCE_FROM_DEPTH: u32 = 3;
+/// The first moves of a node (in search order) are never reduced.
+const UNREDUCED_MOVES: usize = 3;
+/// From this move on, and at least two moves above [`REDUCE_FROM_DEPTH`], two plies less.
+const LATE_MOVES: usize = 8;
 
 /// The share of a timed search's time the root threat search may use.
 const THREAT_TIME_SHARE: f64 = 0.1;

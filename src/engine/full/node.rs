@@ -161,6 +161,52 @@ where
         }
     }
 
+    /// How many plies shallower the move at `index` (0-based, in search order) of a node
+    /// `depth` moves from the horizon is tried first (late move reductions), if at all: only
+    /// in a playing search that limits its candidates, which is not exact anyway, never in
+    /// one that must agree with minimax.
+    fn reduction(&self, depth: u32, index: usize) -> Option<u32> {
+        if !self.settings.reductions
+            || self.settings.candidates == 0
+            || self.settings.solve
+            || depth < super::REDUCE_FROM_DEPTH
+            || index < super::UNREDUCED_MOVES
+        {
+            return None;
+        }
+        let less = if index >= super::LATE_MOVES && depth >= super::REDUCE_FROM_DEPTH + 2 {
+            2
+        } else {
+            1
+        };
+        Some(less.min(depth - 1))
+    }
+
+    /// Searches the move at `index` (after the first) as [`Self::sibling`] does, except that
+    /// a late move ([`Self::reduction`]) is first tested with a null window at a smaller
+    /// depth, and searched to the full depth only when that test says it beats `low`.
+    pub(super) fn late_sibling(
+        &mut self,
+        game: &mut G,
+        mv: G::Move,
+        (depth, ply, index): (u32, usize, usize),
+        low: i32,
+        beta: i32,
+    ) -> i32 {
+        let Some(less) = self.reduction(depth, index) else {
+            return self.sibling(game, mv, depth, ply, low, beta);
+        };
+        self.stats.reductions += 1;
+        self.observer.label_next(NodeKind::Reduced);
+        let value = self.child(game, mv, depth - less, ply, low, low + 1);
+        if value > low && !self.stopped {
+            self.stats.reduction_re_searches += 1;
+            self.sibling(game, mv, depth, ply, low, beta)
+        } else {
+            value
+        }
+    }
+
     /// Enhanced transposition cut-off: a child whose table entry (or endgame value) already
     /// proves the node's value at least `beta`, found before any child is searched. Returns
     /// that value, its height and the move's table index.
@@ -368,11 +414,14 @@ where
         {
             self.stats.tt_hits += 1;
             tt_move = stored.best();
+            // A search that limits its candidates is not exact anyway: there an entry from a
+            // deeper search answers too, the better estimate (see the module docs).
+            let deeper_applies = self.settings.candidates > 0;
             for entry in stored.entries() {
                 let applies = if entry.proven {
                     entry.depth <= depth
                 } else {
-                    entry.depth == depth
+                    entry.depth == depth || (deeper_applies && entry.depth > depth)
                 };
                 if !applies {
                     continue;
@@ -458,7 +507,7 @@ where
                 let value = if searched == 0 {
                     self.child(game, mv, depth, ply, low, beta)
                 } else {
-                    self.sibling(game, mv, depth, ply, low, beta)
+                    self.late_sibling(game, mv, (depth, ply, searched), low, beta)
                 };
                 if self.stopped {
                     break;

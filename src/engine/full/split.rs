@@ -440,7 +440,11 @@ where
                 break;
             };
             let floor = split_floor(best, shared.low, shared.ties_on);
-            let value = self.sibling(game, mv, depth, ply, floor, shared.high);
+            let value = if ply == 0 {
+                self.sibling(game, mv, depth, ply, floor, shared.high)
+            } else {
+                self.late_sibling(game, mv, (depth, ply, index), floor, shared.high)
+            };
             if self.stopped {
                 break;
             }

@@ -121,6 +121,17 @@ fn stat_items<'a>(stats: &SearchStats, theme: &Theme) -> Vec<Item<'a>> {
     if stats.endgame_hits > 0 {
         items.push(item("database", group_digits(stats.endgame_hits), theme));
     }
+    if stats.reductions > 0 {
+        items.push(item(
+            "reduced",
+            format!(
+                "{} ({} re-searched)",
+                group_digits(stats.reductions),
+                group_digits(stats.reduction_re_searches)
+            ),
+            theme,
+        ));
+    }
     items
 }
 
