@@ -402,21 +402,13 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     }
     let last = game.last_move().map(|cell| game.row_col(cell));
     let me = game.to_move().index();
-    // Every line padded once for both players, rather than once per point and direction.
-    let k = game.table.connect();
-    // Built element by element rather than zeroed and then filled: the lines a smaller board
-    // does not use have length 0 and cost no more than the zeroing did.
-    let padded: [[(u64, u64); 2]; super::MAX_LINES] = std::array::from_fn(|index| {
-        let line = &game.lines[index];
-        let len = u32::from(line.len);
-        if len >= k {
-            let [black, white] = line.stones;
-            [
-                game.table.pad(black, white, len),
-                game.table.pad(white, black, len),
-            ]
+    // The shape each player's stone would make on each point, per line: kept by the position
+    // between calls, so only the lines changed since the parent's call are worked out again.
+    let codes: [[u64; 2]; super::MAX_LINES] = std::array::from_fn(|index| {
+        if index < 6 * n - 2 {
+            game.point_shapes(index)
         } else {
-            [(0, 0); 2]
+            [0; 2]
         }
     });
     // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
@@ -434,12 +426,9 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
             todo &= todo - 1;
             let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
             for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
-                if u32::from(game.lines[index].len) >= k {
-                    let [mine, theirs] = [padded[index][me], padded[index][1 - me]];
-                    let table = &game.table;
-                    attack |= (table.shape_if_placed(mine.0, mine.1, pos) as usize) << (3 * d);
-                    defence |= (table.shape_if_placed(theirs.0, theirs.1, pos) as usize) << (3 * d);
-                }
+                let [mine, theirs] = [codes[index][me], codes[index][1 - me]];
+                attack |= ((mine >> (3 * pos)) as usize & 7) << (3 * d);
+                defence |= ((theirs >> (3 * pos)) as usize & 7) << (3 * d);
             }
             // Wins first, then blocks; among the rest attack plus defence.
             let value = if has_five(attack) {

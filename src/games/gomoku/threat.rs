@@ -111,6 +111,12 @@ impl Gomoku {
         mut visit: impl FnMut(Shape, usize, u32) -> ControlFlow<()>,
     ) {
         let p = player.index();
+        // The board-wide counts are the sums of the lines' lanes: when they hold none of
+        // `need`, no line does (the usual case for fours), and there is nothing to scan.
+        let wide = super::widen(need);
+        if self.totals[p] & (wide | wide << 8) == 0 {
+            return;
+        }
         let k = self.table.connect();
         for (index, line) in self.lines.iter().enumerate().take(6 * self.size() - 2) {
             if line.shapes[p] & need == 0 || u32::from(line.len) < k {
