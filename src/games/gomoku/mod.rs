@@ -403,10 +403,7 @@ impl Gomoku {
         let line = &mut self.lines[index];
         let len = u32::from(line.len);
         let [black, white] = line.stones;
-        let fresh = [
-            self.table.line_counts(black, white, len),
-            self.table.line_counts(white, black, len),
-        ];
+        let fresh = self.table.both_line_counts(black, white, len);
         for (p, (&new, &old)) in fresh.iter().zip(&line.shapes).enumerate() {
             if new != old {
                 self.totals[p] = self.totals[p] - widen(old) + widen(new);
