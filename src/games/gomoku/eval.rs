@@ -404,13 +404,10 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     let me = game.to_move().index();
     // The shape each player's stone would make on each point, per line: kept by the position
     // between calls, so only the lines changed since the parent's call are worked out again.
-    let codes: [[u64; 2]; super::MAX_LINES] = std::array::from_fn(|index| {
-        if index < 6 * n - 2 {
-            game.point_shapes(index)
-        } else {
-            [0; 2]
-        }
-    });
+    // (brought up to date here once, then read in place for each point and direction).
+    for index in 0..6 * n - 2 {
+        game.point_shapes(index);
+    }
     // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
     // equal values and locality fall back to cell order, so the result is reproducible.
     let mut ranked = [0u64; super::MAX_CELLS];
@@ -426,7 +423,8 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
             todo &= todo - 1;
             let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
             for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
-                let [mine, theirs] = [codes[index][me], codes[index][1 - me]];
+                let codes = game.point_shapes.get(index);
+                let [mine, theirs] = [codes[me], codes[1 - me]];
                 attack |= ((mine >> (3 * pos)) as usize & 7) << (3 * d);
                 defence |= ((theirs >> (3 * pos)) as usize & 7) << (3 * d);
             }
