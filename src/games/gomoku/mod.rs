@@ -201,6 +201,10 @@ pub struct Gomoku {
     threats: bool,
     /// Board-wide shape counts per player: 16-bit lanes indexed by [`shape::Shape`].
     totals: [u128; 2],
+    /// Per player, the lines (bit = line index) holding a four, and those holding a three
+    /// or a four: the threat code visits only these instead of every line.
+    four_lines: [u128; 2],
+    three_lines: [u128; 2],
     lines: [Line; MAX_LINES],
     /// The shape each empty point would make, per line (see [`PointShapes`]).
     point_shapes: PointShapes,
@@ -212,6 +216,8 @@ pub struct GomokuUndo {
     shapes: [[u64; 2]; 4],
     point_shapes: [[u64; 2]; 4],
     totals: [u128; 2],
+    four_lines: [u128; 2],
+    three_lines: [u128; 2],
     last: Option<Cell>,
 }
 
@@ -246,6 +252,8 @@ impl Gomoku {
             hash: 0,
             threats: true,
             totals: [0; 2],
+            four_lines: [0; 2],
+            three_lines: [0; 2],
             lines,
             point_shapes: PointShapes::new(),
         }
@@ -404,9 +412,14 @@ impl Gomoku {
         let len = u32::from(line.len);
         let [black, white] = line.stones;
         let fresh = self.table.both_line_counts(black, white, len);
+        let bit = 1u128 << index;
         for (p, (&new, &old)) in fresh.iter().zip(&line.shapes).enumerate() {
             if new != old {
                 self.totals[p] = self.totals[p] - widen(old) + widen(new);
+                let (four, three) = (new & threat::HAS_FOUR != 0, new & threat::HAS_THREE != 0);
+                self.four_lines[p] = self.four_lines[p] & !bit | u128::from(four) << index;
+                self.three_lines[p] =
+                    self.three_lines[p] & !bit | u128::from(four || three) << index;
             }
         }
         line.shapes = fresh;
@@ -526,6 +539,8 @@ impl Game for Gomoku {
             shapes: [[0; 2]; 4],
             point_shapes: [[0; 2]; 4],
             totals: self.totals,
+            four_lines: self.four_lines,
+            three_lines: self.three_lines,
             last: self.last,
         };
         let mut won = false;
@@ -558,6 +573,8 @@ impl Game for Gomoku {
             self.point_shapes.set(index, undo.point_shapes[i]);
         }
         self.totals = undo.totals;
+        self.four_lines = undo.four_lines;
+        self.three_lines = undo.three_lines;
         self.last = undo.last;
         // A won game has no moves, so the move taken back was the only one that could win.
         self.winner = None;
@@ -1044,8 +1061,22 @@ mod tests {
 
     use proptest::prelude::*;
 
-    /// Every line's cached point shapes, where computed, equal the ones its stones give.
+    /// Every line's cached point shapes, where computed, equal the ones its stones give, and
+    /// the sets of lines with fours and threes match the lines' counts.
     fn assert_point_shapes_fresh(g: &Gomoku) {
+        for p in 0..2 {
+            let (mut fours, mut threes) = (0u128, 0u128);
+            for (index, line) in g.lines.iter().enumerate() {
+                if line.shapes[p] & threat::HAS_FOUR != 0 {
+                    fours |= 1 << index;
+                }
+                if line.shapes[p] & (threat::HAS_FOUR | threat::HAS_THREE) != 0 {
+                    threes |= 1 << index;
+                }
+            }
+            assert_eq!(g.four_lines[p], fours, "player {p}\n{g}");
+            assert_eq!(g.three_lines[p], threes, "player {p}\n{g}");
+        }
         for index in 0..6 * g.size() - 2 {
             let cached = g.point_shapes.get(index);
             if cached[0] & STALE == 0 {
