@@ -8,6 +8,8 @@
 //! takes them from `[gomoku.patterns]` ([`super::options::PatternWeights`]), while candidate
 //! ranking keeps the built-in table ([`PatternTable::DEFAULT`]).
 
+use std::cell::RefCell;
+
 use super::shape::Shape;
 use super::{Cell, Gomoku};
 use crate::engine::score::MAX_HEURISTIC;
@@ -389,6 +391,17 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
         out.push(game.centre());
         return;
     }
+    RANKED.with_borrow_mut(|ranked| rank(game, out, limit, ranked));
+}
+
+thread_local! {
+    /// [`candidates`]' keys, kept between calls: a fresh array for every point of the
+    /// largest board was zeroed at every node.
+    static RANKED: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// [`candidates`] on a board with stones and no winner, with `ranked` to hold the keys.
+fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>) {
     let n = game.size();
     let full = (1u32 << n) - 1;
     // Occupied cells spread two columns either way, then OR-ed over two rows either way.
@@ -410,8 +423,7 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     }
     // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
     // equal values and locality fall back to cell order, so the result is reproducible.
-    let mut ranked = [0u64; super::MAX_CELLS];
-    let mut count = 0;
+    ranked.clear();
     let (mut wins, mut blocks) = (false, false);
     for row in 0..n {
         let near = spread[row.saturating_sub(2)..(row + 3).min(n)]
@@ -439,11 +451,11 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
                 (POINT_VALUE[attack] + POINT_VALUE[defence]) as u32 * LOCALITY_SCALE
                     + locality(&occupied, last, row, col)
             };
-            ranked[count] = u64::from(u32::MAX - value) << 16 | (row * n + col) as u64;
-            count += 1;
+            ranked.push(u64::from(u32::MAX - value) << 16 | (row * n + col) as u64);
         }
     }
-    let mut ranked = &mut ranked[..count];
+    let mut count = ranked.len();
+    let mut ranked = &mut ranked[..];
     // Facing an open three (and no four to answer or make five with), only the moves that
     // stop it or make a four of the mover's own can avoid an open four next move: the rest
     // are lost, so the node searches those few and can go deeper.
