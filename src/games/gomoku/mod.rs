@@ -185,7 +185,9 @@ impl Eq for PointShapes {}
 /// Each stone is recorded in its four lines, and every line keeps the shapes (open three,
 /// closed four ...) of both players, so [`GomokuEval`] reads board-wide totals without a
 /// scan. The price is paid in `play`: four lines are reclassified (memoised per
-/// neighbourhood, see [`shape`]).
+/// neighbourhood, and whole lines in a per-thread cache, see [`shape`]). It also keeps which
+/// lines hold fours and threes (for the threat code) and, lazily, the shape a stone would
+/// make on each empty point (`PointShapes`, for candidate ranking).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Gomoku {
     size: u8,
