@@ -1,5 +1,6 @@
 //! Gomoku evaluation by line patterns, and the ranking of candidate points that makes a
-//! 15x15 search feasible. Reads the shape counts that `play` keeps per line; never allocates.
+//! 15x15 search feasible. Reads the shape counts that `play` keeps per line, and the shapes
+//! each point would make that the position caches per line; allocates nothing per call.
 //!
 //! The weights are the classic Gomoku table (five 100000; open four, double closed four or
 //! closed four + open three 10000; double open three 5000; closed three + open three 1000;
@@ -7,6 +8,8 @@
 //! two 3), with the pattern names generalised to `connect` (see [`Shape`]); the evaluation
 //! takes them from `[gomoku.patterns]` ([`super::options::PatternWeights`]), while candidate
 //! ranking keeps the built-in table ([`PatternTable::DEFAULT`]).
+
+use std::cell::RefCell;
 
 use super::shape::Shape;
 use super::{Cell, Gomoku};
@@ -389,6 +392,17 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
         out.push(game.centre());
         return;
     }
+    RANKED.with_borrow_mut(|ranked| rank(game, out, limit, ranked));
+}
+
+thread_local! {
+    /// [`candidates`]' keys, kept between calls: a fresh array for every point of the
+    /// largest board was zeroed at every node.
+    static RANKED: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// [`candidates`] on a board with stones and no winner, with `ranked` to hold the keys.
+fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>) {
     let n = game.size();
     let full = (1u32 << n) - 1;
     // Occupied cells spread two columns either way, then OR-ed over two rows either way.
@@ -402,27 +416,15 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     }
     let last = game.last_move().map(|cell| game.row_col(cell));
     let me = game.to_move().index();
-    // Every line padded once for both players, rather than once per point and direction.
-    let k = game.table.connect();
-    // Built element by element rather than zeroed and then filled: the lines a smaller board
-    // does not use have length 0 and cost no more than the zeroing did.
-    let padded: [[(u64, u64); 2]; super::MAX_LINES] = std::array::from_fn(|index| {
-        let line = &game.lines[index];
-        let len = u32::from(line.len);
-        if len >= k {
-            let [black, white] = line.stones;
-            [
-                game.table.pad(black, white, len),
-                game.table.pad(white, black, len),
-            ]
-        } else {
-            [(0, 0); 2]
-        }
-    });
+    // The shape each player's stone would make on each point, per line: kept by the position
+    // between calls, so only the lines changed since the parent's call are worked out again.
+    // (brought up to date here once, then read in place for each point and direction).
+    for index in 0..6 * n - 2 {
+        game.point_shapes(index);
+    }
     // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
     // equal values and locality fall back to cell order, so the result is reproducible.
-    let mut ranked = [0u64; super::MAX_CELLS];
-    let mut count = 0;
+    ranked.clear();
     let (mut wins, mut blocks) = (false, false);
     for row in 0..n {
         let near = spread[row.saturating_sub(2)..(row + 3).min(n)]
@@ -434,12 +436,10 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
             todo &= todo - 1;
             let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
             for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
-                if u32::from(game.lines[index].len) >= k {
-                    let [mine, theirs] = [padded[index][me], padded[index][1 - me]];
-                    let table = &game.table;
-                    attack |= (table.shape_if_placed(mine.0, mine.1, pos) as usize) << (3 * d);
-                    defence |= (table.shape_if_placed(theirs.0, theirs.1, pos) as usize) << (3 * d);
-                }
+                let codes = game.point_shapes.get(index);
+                let [mine, theirs] = [codes[me], codes[1 - me]];
+                attack |= ((mine >> (3 * pos)) as usize & 7) << (3 * d);
+                defence |= ((theirs >> (3 * pos)) as usize & 7) << (3 * d);
             }
             // Wins first, then blocks; among the rest attack plus defence.
             let value = if has_five(attack) {
@@ -452,11 +452,11 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
                 (POINT_VALUE[attack] + POINT_VALUE[defence]) as u32 * LOCALITY_SCALE
                     + locality(&occupied, last, row, col)
             };
-            ranked[count] = u64::from(u32::MAX - value) << 16 | (row * n + col) as u64;
-            count += 1;
+            ranked.push(u64::from(u32::MAX - value) << 16 | (row * n + col) as u64);
         }
     }
-    let mut ranked = &mut ranked[..count];
+    let mut count = ranked.len();
+    let mut ranked = &mut ranked[..];
     // Facing an open three (and no four to answer or make five with), only the moves that
     // stop it or make a four of the mover's own can avoid an open four next move: the rest
     // are lost, so the node searches those few and can go deeper.

@@ -10,6 +10,7 @@ pub mod threat;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -126,12 +127,67 @@ struct Line {
     len: u8,
 }
 
+/// Marks a line's [`PointShapes`] entry as not yet computed for its stones (a line's codes
+/// use 3 bits for each of at most [`MAX_SIZE`] points: bits 0..60).
+const STALE: u64 = 1 << 63;
+
+/// Per line and player, the shape a stone of that player would make at each empty point of
+/// the line (3 bits per position along it, a [`Shape`] as a number; 0 on taken points and on
+/// lines shorter than `connect`): what candidate ranking reads for every point near the
+/// stones. Filled lazily by [`Gomoku::point_shapes`] and marked [`STALE`] by `play` on the
+/// four lines its stone changes; `undo` puts back what was there, so a node's children
+/// recompute only their own four lines. Atomics only so that a shared `&Gomoku` may fill it
+/// (the game is `Sync`); relaxed loads and stores are plain moves.
+struct PointShapes([[AtomicU64; 2]; MAX_LINES]);
+
+impl PointShapes {
+    /// Nothing computed yet (on an empty line a lone stone is already a shape when
+    /// `connect` is under 5).
+    fn new() -> Self {
+        Self(std::array::from_fn(|_| {
+            [AtomicU64::new(STALE), AtomicU64::new(STALE)]
+        }))
+    }
+
+    #[inline]
+    fn get(&self, index: usize) -> [u64; 2] {
+        let [black, white] = &self.0[index];
+        [black.load(Ordering::Relaxed), white.load(Ordering::Relaxed)]
+    }
+
+    #[inline]
+    fn set(&self, index: usize, codes: [u64; 2]) {
+        let [black, white] = &self.0[index];
+        black.store(codes[0], Ordering::Relaxed);
+        white.store(codes[1], Ordering::Relaxed);
+    }
+}
+
+impl Clone for PointShapes {
+    fn clone(&self) -> Self {
+        Self(std::array::from_fn(|index| {
+            self.get(index).map(AtomicU64::new)
+        }))
+    }
+}
+
+/// A cache of what the stones determine: positions compare by their stones alone.
+impl PartialEq for PointShapes {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for PointShapes {}
+
 /// A Gomoku position.
 ///
 /// Each stone is recorded in its four lines, and every line keeps the shapes (open three,
 /// closed four ...) of both players, so [`GomokuEval`] reads board-wide totals without a
 /// scan. The price is paid in `play`: four lines are reclassified (memoised per
-/// neighbourhood, see [`shape`]).
+/// neighbourhood, and whole lines in a per-thread cache, see [`shape`]). It also keeps which
+/// lines hold fours and threes (for the threat code) and, lazily, the shape a stone would
+/// make on each empty point (`PointShapes`, for candidate ranking).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Gomoku {
     size: u8,
@@ -147,14 +203,23 @@ pub struct Gomoku {
     threats: bool,
     /// Board-wide shape counts per player: 16-bit lanes indexed by [`shape::Shape`].
     totals: [u128; 2],
+    /// Per player, the lines (bit = line index) holding a four, and those holding a three
+    /// or a four: the threat code visits only these instead of every line.
+    four_lines: [u128; 2],
+    three_lines: [u128; 2],
     lines: [Line; MAX_LINES],
+    /// The shape each empty point would make, per line (see [`PointShapes`]).
+    point_shapes: PointShapes,
 }
 
 /// What [`Gomoku::play`] saves for [`Gomoku::undo`]: the shape counts it overwrote.
 #[derive(Clone, Copy, Debug)]
 pub struct GomokuUndo {
     shapes: [[u64; 2]; 4],
+    point_shapes: [[u64; 2]; 4],
     totals: [u128; 2],
+    four_lines: [u128; 2],
+    three_lines: [u128; 2],
     last: Option<Cell>,
 }
 
@@ -189,7 +254,10 @@ impl Gomoku {
             hash: 0,
             threats: true,
             totals: [0; 2],
+            four_lines: [0; 2],
+            three_lines: [0; 2],
             lines,
+            point_shapes: PointShapes::new(),
         }
     }
 
@@ -345,16 +413,54 @@ impl Gomoku {
         let line = &mut self.lines[index];
         let len = u32::from(line.len);
         let [black, white] = line.stones;
-        let fresh = [
-            self.table.line_counts(black, white, len),
-            self.table.line_counts(white, black, len),
-        ];
+        let fresh = self.table.both_line_counts(black, white, len);
+        let bit = 1u128 << index;
         for (p, (&new, &old)) in fresh.iter().zip(&line.shapes).enumerate() {
             if new != old {
                 self.totals[p] = self.totals[p] - widen(old) + widen(new);
+                let (four, three) = (new & threat::HAS_FOUR != 0, new & threat::HAS_THREE != 0);
+                self.four_lines[p] = self.four_lines[p] & !bit | u128::from(four) << index;
+                self.three_lines[p] =
+                    self.three_lines[p] & !bit | u128::from(four || three) << index;
             }
         }
         line.shapes = fresh;
+    }
+
+    /// The codes of line `index` (see [`PointShapes`]), computed now if its stones changed
+    /// since they last were.
+    #[inline]
+    fn point_shapes(&self, index: usize) -> [u64; 2] {
+        let codes = self.point_shapes.get(index);
+        if codes[0] & STALE == 0 {
+            return codes;
+        }
+        let codes = self.point_shapes_from_scratch(index);
+        self.point_shapes.set(index, codes);
+        codes
+    }
+
+    /// The codes of line `index` computed from its stones.
+    fn point_shapes_from_scratch(&self, index: usize) -> [u64; 2] {
+        let line = &self.lines[index];
+        let len = u32::from(line.len);
+        if len < self.table.connect() {
+            return [0; 2];
+        }
+        let [black, white] = line.stones;
+        let empty = !(black | white) & ((1u32 << len) - 1);
+        let code = |own: u32, opponent: u32| {
+            let (own, blocked) = self.table.pad(own, opponent, len);
+            let mut code = 0u64;
+            let mut todo = empty;
+            while todo != 0 {
+                let pos = todo.trailing_zeros();
+                todo &= todo - 1;
+                code |= (self.table.shape_if_placed(own, blocked, pos) as u64) << (3 * pos);
+            }
+            code
+        };
+        [code(black, white), code(white, black)]
     }
 
     /// Empty cells of row `row` as bits by column.
@@ -433,13 +539,18 @@ impl Game for Gomoku {
         let p = self.to_move.index();
         let mut undo = GomokuUndo {
             shapes: [[0; 2]; 4],
+            point_shapes: [[0; 2]; 4],
             totals: self.totals,
+            four_lines: self.four_lines,
+            three_lines: self.three_lines,
             last: self.last,
         };
         let mut won = false;
         for (i, (index, pos)) in self.lines_through(row, col).into_iter().enumerate() {
             self.lines[index].stones[p] |= 1 << pos;
             undo.shapes[i] = self.lines[index].shapes;
+            undo.point_shapes[i] = self.point_shapes.get(index);
+            self.point_shapes.set(index, [STALE; 2]);
             won = won || self.wins_through(self.lines[index].stones[p], pos);
             self.refresh_line(index);
         }
@@ -461,8 +572,11 @@ impl Game for Gomoku {
             let line = &mut self.lines[index];
             line.stones[p] &= !(1 << pos);
             line.shapes = undo.shapes[i];
+            self.point_shapes.set(index, undo.point_shapes[i]);
         }
         self.totals = undo.totals;
+        self.four_lines = undo.four_lines;
+        self.three_lines = undo.three_lines;
         self.last = undo.last;
         // A won game has no moves, so the move taken back was the only one that could win.
         self.winner = None;
@@ -943,6 +1057,89 @@ mod tests {
                     let next = g.lines_through(row + 1, col - 1);
                     assert_eq!(next[3], (ids[3].0, ids[3].1 + 1));
                 }
+            }
+        }
+    }
+
+    use proptest::prelude::*;
+
+    /// Every line's cached point shapes, where computed, equal the ones its stones give, and
+    /// the sets of lines with fours and threes match the lines' counts.
+    fn assert_point_shapes_fresh(g: &Gomoku) {
+        for p in 0..2 {
+            let (mut fours, mut threes) = (0u128, 0u128);
+            for (index, line) in g.lines.iter().enumerate() {
+                if line.shapes[p] & threat::HAS_FOUR != 0 {
+                    fours |= 1 << index;
+                }
+                if line.shapes[p] & (threat::HAS_FOUR | threat::HAS_THREE) != 0 {
+                    threes |= 1 << index;
+                }
+            }
+            assert_eq!(g.four_lines[p], fours, "player {p}\n{g}");
+            assert_eq!(g.three_lines[p], threes, "player {p}\n{g}");
+        }
+        for index in 0..6 * g.size() - 2 {
+            let cached = g.point_shapes.get(index);
+            if cached[0] & STALE == 0 {
+                assert_eq!(
+                    cached,
+                    g.point_shapes_from_scratch(index),
+                    "line {index}\n{g}"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// After any sequence of moves, take-backs and candidate rankings (which fill the
+        /// cache), the cached point shapes match the stones, and the candidates match those
+        /// of the same position with nothing cached.
+        #[test]
+        fn point_shapes_follow_play_and_undo(
+            size in 5usize..=16,
+            connect in 4usize..=6,
+            standard in any::<bool>(),
+            steps in proptest::collection::vec((any::<u16>(), 0u8..4), 1..80),
+        ) {
+            let rule = if standard { Rule::Standard } else { Rule::Freestyle };
+            let mut g = Gomoku::new(size, connect.min(size), rule);
+            let mut played: Vec<(Cell, GomokuUndo)> = Vec::new();
+            let mut moves = Vec::new();
+            let mut fresh_moves = Vec::new();
+            for (choice, action) in steps {
+                match action {
+                    // Take back, more rarely than playing, so positions fill up.
+                    0 => {
+                        if let Some((mv, undo)) = played.pop() {
+                            g.undo(mv, undo);
+                        }
+                    }
+                    1 => {
+                        let limit = usize::from(choice % 16);
+                        g.candidate_moves(&mut moves, limit);
+                        let fresh = g.clone();
+                        for index in 0..MAX_LINES {
+                            fresh.point_shapes.set(index, [STALE; 2]);
+                        }
+                        fresh.candidate_moves(&mut fresh_moves, limit);
+                        prop_assert_eq!(&moves, &fresh_moves);
+                    }
+                    _ => {
+                        g.legal_moves(&mut moves);
+                        if !moves.is_empty() {
+                            let mv = moves[usize::from(choice) % moves.len()];
+                            let undo = g.play(mv);
+                            played.push((mv, undo));
+                        }
+                    }
+                }
+                assert_point_shapes_fresh(&g);
+            }
+            for index in 0..6 * g.size() - 2 {
+                prop_assert_eq!(g.point_shapes(index), g.point_shapes_from_scratch(index));
             }
         }
     }

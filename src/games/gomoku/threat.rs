@@ -52,8 +52,8 @@ const fn lanes(shapes: &[Shape]) -> u64 {
     }
     mask
 }
-const HAS_FOUR: u64 = lanes(&[Shape::ClosedFour, Shape::OpenFour]);
-const HAS_THREE: u64 = lanes(&[Shape::ClosedThree, Shape::OpenThree]);
+pub(super) const HAS_FOUR: u64 = lanes(&[Shape::ClosedFour, Shape::OpenFour]);
+pub(super) const HAS_THREE: u64 = lanes(&[Shape::ClosedThree, Shape::OpenThree]);
 const HAS_OPEN_THREE: u64 = lanes(&[Shape::OpenThree]);
 const HAS_OPEN_TWO: u64 = lanes(&[Shape::OpenTwo]);
 
@@ -111,8 +111,25 @@ impl Gomoku {
         mut visit: impl FnMut(Shape, usize, u32) -> ControlFlow<()>,
     ) {
         let p = player.index();
+        // The board-wide counts are the sums of the lines' lanes: when they hold none of
+        // `need`, no line does (the usual case for fours), and there is nothing to scan.
+        let wide = super::widen(need);
+        if self.totals[p] & (wide | wide << 8) == 0 {
+            return;
+        }
         let k = self.table.connect();
-        for (index, line) in self.lines.iter().enumerate().take(6 * self.size() - 2) {
+        // The lines that can hold `need`, in index order, as the scan of every line had.
+        let mut todo = if need & !HAS_FOUR == 0 {
+            self.four_lines[p]
+        } else if need & !(HAS_FOUR | HAS_THREE) == 0 {
+            self.three_lines[p]
+        } else {
+            u128::MAX >> (128 - (6 * self.size() - 2))
+        };
+        while todo != 0 {
+            let index = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let line = &self.lines[index];
             if line.shapes[p] & need == 0 || u32::from(line.len) < k {
                 continue;
             }
@@ -392,8 +409,11 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
     let (a, d) = (attacker.index(), defender.index());
     let mut three_lines = [0usize; 8];
     let mut threes = 0;
-    for (index, line) in game.lines.iter().enumerate().take(6 * game.size() - 2) {
-        if line.shapes[a] & HAS_OPEN_THREE != 0 {
+    let mut todo = game.three_lines[a];
+    while todo != 0 {
+        let index = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        if game.lines[index].shapes[a] & HAS_OPEN_THREE != 0 {
             if threes == three_lines.len() {
                 // More open threes than one stone's four lines can hold: none answers all.
                 threes = usize::MAX;
