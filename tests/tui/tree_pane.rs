@@ -1374,3 +1374,41 @@ fn forced_replies_past_the_horizon_are_rows_that_explain_themselves() {
         "{text}"
     );
 }
+
+/// A Gomoku playing search reduces late moves: such a row is labelled, and says it was a
+/// late move tested shallower than its siblings, at which depth, and what came of the test,
+/// at 80 columns too.
+#[test]
+fn reduced_late_moves_explain_themselves() {
+    let mut config = tree_config(5);
+    for side in [&mut config.players.first, &mut config.players.second] {
+        side.engine.algorithm = Algorithm::Full;
+    }
+    let mut app = recorded_app::<Gomoku>(&config, "h8 i9 g7 j10 i7");
+    feed(&mut app, vec![ch('E')]);
+    let fx = feed(&mut app, vec![ch('t')]);
+    serve(&mut app, &config, fx);
+    let tree = shown_tree(&app).clone();
+    let (id, node) = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.kind == NodeKind::Reduced && !n.tt_hit && !n.children.is_empty())
+        .expect("a reduced late move that was searched");
+    let full = tree.nodes[node.parent.unwrap() as usize].depth - 1;
+    let mv = node_move(&app, id as u32);
+    go_to(&mut app, id as u32);
+    for (w, h) in [(160, 50), (80, 24)] {
+        let buf = render(&mut app, w, h);
+        let text = tree_words(&app, &buf);
+        let want = format!(
+            "late move, tested {} moves deep instead of {full} (a reduction) of {mv}",
+            node.depth
+        );
+        assert!(text.contains(&want), "{w}x{h}: {want} missing:\n{text}");
+        assert!(text.contains("does it"), "{w}x{h}: {text}");
+        if w == 160 {
+            assert!(text.contains("reduced test"), "{text}");
+        }
+    }
+}

@@ -432,7 +432,9 @@ impl Gomoku {
     #[inline]
     fn point_shapes(&self, index: usize) -> [u64; 2] {
         let codes = self.point_shapes.get(index);
-        if codes[0] & STALE == 0 {
+        // Both halves: a position shared by threads may be filled by one while another
+        // reads, and the two stores are not one; a half still stale means "compute".
+        if (codes[0] | codes[1]) & STALE == 0 {
             return codes;
         }
         let codes = self.point_shapes_from_scratch(index);
