@@ -14,8 +14,8 @@
 //!   (Gomoku) is not exact anyway: there an entry searched deeper answers as well.
 //!
 //! Late move reductions apply only there too: a node's later moves are first tested with a
-//! null window one or two plies shallower, and searched to the full depth only when the test
-//! says they beat the best so far.
+//! null window two plies shallower, and searched to the full depth only when the test says
+//! they beat the best so far.
 //! - Stored values are node-relative: win/loss scores carry the distance from the node, not
 //!   from the root, and margin games store the *remaining* margin (the value minus the points
 //!   the side to move has already banked, [`Game::banked`]). Their hashes leave the banked
@@ -178,8 +178,11 @@ pub(crate) const QUIESCENCE_PLIES: u32 = 4;
 const REDUCE_FROM_DEPTH: u32 = 3;
 /// The first moves of a node (in search order) are never reduced.
 const UNREDUCED_MOVES: usize = 3;
-/// From this move on, and at least two moves above [`REDUCE_FROM_DEPTH`], two plies less.
-const LATE_MOVES: usize = 8;
+/// Plies a late move's test is shallower. Two, not one: the horizon then falls on the same
+/// side to move, and Gomoku's evaluation swings with that side (a test one ply shallower
+/// failed high so often that it searched more nodes than none; one ply, two from the ninth
+/// move, lost 35.5 - 84.5 against two for every late move, docs/performance.md).
+const REDUCTION: u32 = 2;
 
 /// The share of a timed search's time the root threat search may use.
 const THREAT_TIME_SHARE: f64 = 0.1;

@@ -174,12 +174,7 @@ where
         {
             return None;
         }
-        let less = if index >= super::LATE_MOVES && depth >= super::REDUCE_FROM_DEPTH + 2 {
-            2
-        } else {
-            1
-        };
-        Some(less.min(depth - 1))
+        Some(super::REDUCTION.min(depth - 1))
     }
 
     /// Searches the move at `index` (after the first) as [`Self::sibling`] does, except that
