@@ -1003,8 +1003,9 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
             };
             let test = if node.kind == NodeKind::Reduced {
                 format!(
-                    "late move, tested {} moves deep instead of {} (a reduction)",
+                    "late move, tested {} {} deep instead of {} (a reduction)",
                     node.depth,
+                    if node.depth == 1 { "move" } else { "moves" },
                     rec.tree
                         .nodes
                         .get(node.parent.map_or(0, |p| p as usize))

@@ -1401,8 +1401,9 @@ fn reduced_late_moves_explain_themselves() {
     for (w, h) in [(160, 50), (80, 24)] {
         let buf = render(&mut app, w, h);
         let text = tree_words(&app, &buf);
+        let unit = if node.depth == 1 { "move" } else { "moves" };
         let want = format!(
-            "late move, tested {} moves deep instead of {full} (a reduction) of {mv}",
+            "late move, tested {} {unit} deep instead of {full} (a reduction) of {mv}",
             node.depth
         );
         assert!(text.contains(&want), "{w}x{h}: {want} missing:\n{text}");
