@@ -1334,22 +1334,32 @@ fn words_at<G: HasBoard>(app: &mut App<G>) -> String {
     tree_words(app, &buf)
 }
 
-/// A Gomoku horizon that must block a four: the block searched past the horizon is a row of
-/// its own, and both it and the horizon node above it say why.
-#[test]
-fn forced_replies_past_the_horizon_are_rows_that_explain_themselves() {
-    let mut config = tree_config(1);
+/// An app at the Gomoku position `line` reaches, engines on the full engine at `depth`, with
+/// the tree of the full engine's search (`E`, then `t`) recorded and shown.
+fn full_engine_gomoku_tree(
+    depth: u32,
+    line: &str,
+) -> (App<Gomoku>, SearchTree<<Gomoku as Game>::Move>) {
+    let mut config = tree_config(depth);
     for side in [&mut config.players.first, &mut config.players.second] {
         side.engine.algorithm = Algorithm::Full;
     }
-    // White (to move) has i9 j9 k9 closed by h9: l9 makes a four Black must block at m9.
-    // `E` has `t` record the full engine's search (the quiescence search is its own).
-    let mut app = recorded_app::<Gomoku>(&config, "h8 i9 h9 j9 g7 k9 a1");
+    let mut app = recorded_app::<Gomoku>(&config, line);
     feed(&mut app, vec![ch('E')]);
     assert!(app.engine.tree_full_engine);
     let fx = feed(&mut app, vec![ch('t')]);
     serve(&mut app, &config, fx);
     let tree = shown_tree(&app).clone();
+    (app, tree)
+}
+
+/// A Gomoku horizon that must block a four: the block searched past the horizon is a row of
+/// its own, and both it and the horizon node above it say why.
+#[test]
+fn forced_replies_past_the_horizon_are_rows_that_explain_themselves() {
+    // White (to move) has i9 j9 k9 closed by h9: l9 makes a four Black must block at m9.
+    // (The quiescence search is the full engine's own.)
+    let (mut app, tree) = full_engine_gomoku_tree(1, "h8 i9 h9 j9 g7 k9 a1");
     let (id, node) = tree
         .nodes
         .iter()
@@ -1380,15 +1390,7 @@ fn forced_replies_past_the_horizon_are_rows_that_explain_themselves() {
 /// at 80 columns too.
 #[test]
 fn reduced_late_moves_explain_themselves() {
-    let mut config = tree_config(5);
-    for side in [&mut config.players.first, &mut config.players.second] {
-        side.engine.algorithm = Algorithm::Full;
-    }
-    let mut app = recorded_app::<Gomoku>(&config, "h8 i9 g7 j10 i7");
-    feed(&mut app, vec![ch('E')]);
-    let fx = feed(&mut app, vec![ch('t')]);
-    serve(&mut app, &config, fx);
-    let tree = shown_tree(&app).clone();
+    let (mut app, tree) = full_engine_gomoku_tree(5, "h8 i9 g7 j10 i7");
     let (id, node) = tree
         .nodes
         .iter()
