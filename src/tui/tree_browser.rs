@@ -766,9 +766,15 @@ fn move_name<G: Playable>(rec: &Recorded<G>, id: u32) -> String {
 /// The side that played the move leading to `node`: its parent's side to move (the other
 /// side of `node`'s when the parent is not recorded).
 fn mover_of<G: Playable>(rec: &Recorded<G>, node: &TreeNode<G::Move>) -> crate::engine::Player {
-    node.parent
-        .and_then(|p| rec.tree.nodes.get(p as usize))
-        .map_or(node.to_move.other(), |p| p.to_move)
+    parent_of(rec, node).map_or(node.to_move.other(), |p| p.to_move)
+}
+
+/// The node `node` was entered from; `None` at the root.
+fn parent_of<'a, G: Playable>(
+    rec: &'a Recorded<G>,
+    node: &TreeNode<G::Move>,
+) -> Option<&'a TreeNode<G::Move>> {
+    node.parent.and_then(|p| rec.tree.nodes.get(p as usize))
 }
 
 /// Where `owner`'s `value` came from, as a clause: `B can already get +0 with b1 at the
@@ -895,11 +901,7 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
             failed_side(node.bound)
         );
     }
-    if let Some(pass) = node
-        .parent
-        .and_then(|p| rec.tree.nodes.get(p as usize))
-        .filter(|p| p.kind == NodeKind::AspirationFailed)
-    {
+    if let Some(pass) = parent_of(rec, node).filter(|p| p.kind == NodeKind::AspirationFailed) {
         return format!(
             "searched in the aspiration pass {} that failed: {} {value}; its subtree is not \
              kept",
@@ -1006,10 +1008,7 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
                     "late move, tested {} {} deep instead of {} (a reduction)",
                     node.depth,
                     if node.depth == 1 { "move" } else { "moves" },
-                    rec.tree
-                        .nodes
-                        .get(node.parent.map_or(0, |p| p as usize))
-                        .map_or(0, |p| p.depth.saturating_sub(1))
+                    parent_of(rec, node).map_or(0, |p| p.depth.saturating_sub(1))
                 )
             } else {
                 "null-window test".to_string()
