@@ -112,6 +112,14 @@ impl<G: Playable> EnginePlayer<G> {
         self.table = None;
     }
 
+    /// Starts a new game as a new engine with the same settings and seed would: the table
+    /// forgotten and the tie-breaking back at the start of its seed's sequence, so a game's
+    /// answers do not depend on the games played before it.
+    pub fn new_game(&mut self) {
+        self.clear_table();
+        self.rng = SmallRng::seed_from_u64(self.seed);
+    }
+
     /// The table this engine's next search would use and the size in MiB it was made for,
     /// taken away (a tournament keeps it for the next game's player: see
     /// [`Self::adopt_table`]).

@@ -474,3 +474,64 @@ fn start_20_plays_gomocups_freestyle_board_to_its_far_edges() {
     assert!(x < 20 && y < 20, "{out:?}");
     assert!(is_error(&out[2], "off the board"), "{out:?}");
 }
+
+/// The `MESSAGE` lines of an answer without their speed and time (`n/ms`, `tm`), and the
+/// move: what a repeatable search repeats.
+fn searched(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|line| {
+            let words: Vec<&str> = line.split(' ').collect();
+            match words.iter().position(|&w| w == "n/ms") {
+                Some(at) if words.len() > at + 4 => {
+                    [&words[..at], &words[at + 4..]].concat().join(" ")
+                }
+                _ => line.clone(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn restart_answers_as_a_freshly_started_brain() {
+    // Random ties on, so the tie-breaking's sequence counts too, and a table the first
+    // game fills: after RESTART the same position must be searched as by a new brain (it
+    // used to be answered from the kept table, at depth 6 in a few dozen nodes).
+    let (mut player, options) = engine(Some(6));
+    player.settings.random_ties = true;
+    // h8 i7 g9 h9 i8 g8 g7 j6, the brain (Black) to move.
+    let position = board(
+        &[(7, 7), (6, 6), (8, 7), (6, 8)],
+        &[(8, 8), (7, 6), (6, 7), (9, 9)],
+    );
+    let input = format!(
+        "START 15\nINFO timeout_turn 600000\n{position}RESTART\n{position}START 15\n{position}\n"
+    );
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut output = Vec::new();
+        let _ = serve(
+            player,
+            &options,
+            Cursor::new(input.into_bytes()),
+            &mut output,
+        );
+        let _ = tx.send(output);
+    });
+    let output = String::from_utf8(rx.recv_timeout(DEADLOCK_GUARD).unwrap()).unwrap();
+    let lines: Vec<String> = output.lines().map(str::to_string).collect();
+    // START, then an answer (MESSAGE lines and a move) per BOARD, RESTART's OK between.
+    let games: Vec<&[String]> = lines
+        .split(|line| line == "OK")
+        .filter(|part| !part.is_empty())
+        .collect();
+    assert_eq!(games.len(), 3, "{lines:#?}");
+    let first = searched(games[0]);
+    assert_eq!(
+        first.iter().filter(|l| l.starts_with("MESSAGE")).count(),
+        6,
+        "{lines:#?}"
+    );
+    assert_eq!(searched(games[1]), first, "after RESTART");
+    assert_eq!(searched(games[2]), first, "after START");
+}

@@ -449,3 +449,40 @@ fn root_defence_keeps_moves_whose_check_was_cut_short() {
         "{unknown:?} against {proven:?}"
     );
 }
+
+#[test]
+fn a_deadline_passed_stops_even_a_short_threat_search() {
+    // The double-three puzzle: a VCT of about 40 nodes. Its clock used to be read only every
+    // 1024 nodes, so a search (or the root defence's dozens of them) this short ran on past
+    // any deadline.
+    let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+    game.play_line("e5 a1 f5 f1 g6 o1 g7 a11").unwrap();
+    let (line, _) = game.threat_win(ThreatKind::Vct, limits());
+    assert!(line.is_some(), "no VCT found\n{game}");
+    let passed = ThreatLimits {
+        deadline: Some(Instant::now()),
+        ..limits()
+    };
+    assert_eq!(game.threat_win(ThreatKind::Vct, passed), (None, 1));
+}
+
+#[test]
+fn a_depth_limited_search_is_the_same_with_a_clock() {
+    // A middle game where the root defence spends its whole node budget: with a depth limit
+    // its nodes, not a share of the clock, bound it, so a time limit the search does not
+    // reach changes nothing (a share of it once cut the defence at a point that moved with
+    // the machine's load, and with it the tree: 2,930 nodes or 3,177 at depth 6).
+    let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+    game.play_line("j7 g6 j6 g7 g5 h7 i7 i8 j9 j8 k8 h8")
+        .unwrap();
+    let untimed = playing(6);
+    let mut timed = playing(6);
+    timed.limits.time = Some(std::time::Duration::from_secs(600));
+    let a = search_with(&game, &GomokuEval::Patterns, &untimed);
+    let b = search_with(&game, &GomokuEval::Patterns, &timed);
+    assert!(a.completed && b.completed);
+    assert_eq!(
+        (a.best, a.value, a.stats.nodes, a.stats.depth),
+        (b.best, b.value, b.stats.nodes, b.stats.depth)
+    );
+}

@@ -410,6 +410,7 @@ impl<W: Write> Brain<W> {
                 Some(_) => {
                     self.moves.clear();
                     self.rebuild();
+                    self.new_game();
                     Response::Ok
                 }
                 None => not_started(),
@@ -439,11 +440,19 @@ impl<W: Write> Brain<W> {
         self.options.size = size as usize;
         self.moves.clear();
         self.rebuild();
+        self.new_game();
+        Response::Ok
+    }
+
+    /// A new game (`START`, `RESTART`): the engine as the brain started it, with an empty
+    /// table and its tie-breaking from the seed again, so each game is answered as a freshly
+    /// started brain would (within a game the table is kept: a position asked twice, or
+    /// after a `TAKEBACK`, is answered with what the first search learnt).
+    fn new_game(&mut self) {
         if let Some(engine) = &mut self.engine {
-            engine.clear_table();
+            engine.new_game();
         }
         self.prepare_table();
-        Response::Ok
     }
 
     /// Makes the engine's table now, outside any move's time: making and touching a large

@@ -184,7 +184,8 @@ const UNREDUCED_MOVES: usize = 3;
 /// move, lost 35.5 - 84.5 against two for every late move, docs/performance.md).
 const REDUCTION: u32 = 2;
 
-/// The share of a timed search's time the root threat search may use.
+/// The share of a timed search's time the root threat search may use when the clock
+/// decides the depth (see [`threat_deadline`]).
 const THREAT_TIME_SHARE: f64 = 0.1;
 /// Nodes the root threat search may visit.
 const THREAT_NODES: u64 = 100_000;
@@ -200,11 +201,7 @@ fn threat_win<G: Game>(
     if !G::THREATS || settings.candidates == 0 || settings.solve || game.outcome().is_some() {
         return None;
     }
-    let deadline = settings
-        .limits
-        .time
-        .map(|time| started + time.mul_f64(THREAT_TIME_SHARE));
-    let (line, nodes) = game.forced_win(THREAT_NODES, deadline);
+    let (line, nodes) = game.forced_win(THREAT_NODES, threat_deadline(settings, started));
     let line = line?;
     let best = *line.first()?;
     let stats = SearchStats {
@@ -239,11 +236,26 @@ fn defences<G: Game>(
     {
         return None;
     }
-    let deadline = settings
-        .limits
-        .time
-        .map(|time| started + time.mul_f64(THREAT_TIME_SHARE));
-    game.threat_defences(settings.candidates, THREAT_NODES, deadline)
+    game.threat_defences(
+        settings.candidates,
+        THREAT_NODES,
+        threat_deadline(settings, started),
+    )
+}
+
+/// When the root threat searches give up, besides their node budget. With only a time
+/// limit, the clock decides the depth, and the threat searches get a share of the time. With
+/// a depth limit, their nodes decide (a share of the time cut them at a point that changed
+/// with the machine's load, and with it the moves searched at the root: the same depth gave
+/// other trees from run to run), and the clock only ends them with the whole search.
+fn threat_deadline(settings: &EngineSettings, started: Instant) -> Option<Instant> {
+    let time = settings.limits.time?;
+    let allowed = if settings.limits.depth.is_some() {
+        time
+    } else {
+        time.mul_f64(THREAT_TIME_SHARE)
+    };
+    Some(started + allowed)
 }
 
 /// The number of threads for a `threads` setting (0 = one per core).
@@ -349,5 +361,30 @@ where
         } else {
             game.legal_moves(out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::engine::settings::Algorithm;
+
+    #[test]
+    fn a_depth_limit_gives_the_root_threat_search_the_whole_time() {
+        let started = Instant::now();
+        let mut settings = EngineSettings::to_depth(Algorithm::Full, 8);
+        assert_eq!(threat_deadline(&settings, started), None);
+        settings.limits.time = Some(Duration::from_secs(10));
+        assert_eq!(
+            threat_deadline(&settings, started),
+            Some(started + Duration::from_secs(10))
+        );
+        settings.limits.depth = None;
+        assert_eq!(
+            threat_deadline(&settings, started),
+            Some(started + Duration::from_secs(1))
+        );
     }
 }
