@@ -442,6 +442,13 @@ impl Gomoku {
         codes
     }
 
+    /// The codes of line `index` if they are up to date (see [`Self::point_shapes`]).
+    #[inline]
+    fn fresh_point_shapes(&self, index: usize) -> Option<[u64; 2]> {
+        let codes = self.point_shapes.get(index);
+        ((codes[0] | codes[1]) & STALE == 0).then_some(codes)
+    }
+
     /// The codes of line `index` computed from its stones.
     fn point_shapes_from_scratch(&self, index: usize) -> [u64; 2] {
         let line = &self.lines[index];

@@ -75,7 +75,27 @@ impl CellSet {
     }
 }
 
+/// The shape at position `pos` of a line's [`super::PointShapes`] codes.
+#[inline]
+fn code_shape(codes: u64, pos: u32) -> Shape {
+    Shape::ALL[(codes >> (3 * pos)) as usize & 7]
+}
+
 impl Gomoku {
+    /// [`Gomoku::shapes_if_played`] of the empty `cell` for `player`, read from the cached
+    /// point shapes of the four lines through it (worked out for the whole line where they
+    /// are not up to date: the threats and open-three defences of a position lie mostly on
+    /// a few lines, and each point of them is asked about for both players).
+    fn cached_shapes_if_played(&self, cell: Cell, player: Player) -> [Shape; 4] {
+        let (row, col) = self.row_col(cell);
+        let p = player.index();
+        let mut shapes = [Shape::None; 4];
+        for (shape, (index, pos)) in shapes.iter_mut().zip(self.lines_through(row, col)) {
+            *shape = code_shape(self.point_shapes(index)[p], pos);
+        }
+        shapes
+    }
+
     /// The point at position `pos` of line `index` (the inverse of `lines_through`).
     fn line_point(&self, index: usize, pos: u32) -> Cell {
         let n = self.size();
@@ -134,8 +154,22 @@ impl Gomoku {
                 continue;
             }
             let len = u32::from(line.len);
-            let (own, blocked) = self.table.pad(line.stones[p], line.stones[1 - p], len);
             let mut empty = !(line.stones[0] | line.stones[1]) & ((1u32 << len) - 1);
+            // The shapes the line's cached point shapes hold when they are up to date (the
+            // same `shape_if_placed` gives); else worked out here, point by point: filling the
+            // cache would work out the other player's too, and a line a threat has just
+            // changed is mostly scanned for one player, once.
+            if let Some(codes) = self.fresh_point_shapes(index) {
+                while empty != 0 {
+                    let pos = empty.trailing_zeros();
+                    empty &= empty - 1;
+                    if visit(code_shape(codes[p], pos), index, pos).is_break() {
+                        return;
+                    }
+                }
+                continue;
+            }
+            let (own, blocked) = self.table.pad(line.stones[p], line.stones[1 - p], len);
             while empty != 0 {
                 let pos = empty.trailing_zeros();
                 empty &= empty - 1;
@@ -198,8 +232,8 @@ impl Gomoku {
         let mut keyed: Vec<(i32, Cell)> = out
             .iter()
             .map(|&c| {
-                let attack = point_score(self.shapes_if_played(c, me));
-                let defence = point_score(self.shapes_if_played(c, me.other()));
+                let attack = point_score(self.cached_shapes_if_played(c, me));
+                let defence = point_score(self.cached_shapes_if_played(c, me.other()));
                 (-(2 * attack + defence), c)
             })
             .collect();
@@ -430,7 +464,7 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
         let (row, col) = game.row_col(cell);
         let through = game.lines_through(row, col);
         let counters = game
-            .shapes_if_played(cell, defender)
+            .cached_shapes_if_played(cell, defender)
             .iter()
             .any(|s| s.is_four());
         let answers = threes <= through.len()
@@ -670,5 +704,90 @@ impl Gomoku {
             })
             .collect();
         (!defences.is_empty()).then_some(defences)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::{GomokuUndo, MAX_LINES, Rule, STALE};
+    use super::*;
+
+    /// `game` with nothing in its point-shape cache: every shape worked out from the stones.
+    fn uncached(game: &Gomoku) -> Gomoku {
+        let fresh = game.clone();
+        for index in 0..MAX_LINES {
+            fresh.point_shapes.set(index, [STALE; 2]);
+        }
+        fresh
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The threat code reads the cached point shapes where they are up to date: after any
+        /// sequence of moves, take-backs and cache fills, its answers (five points, threats,
+        /// open-three defences, shapes a stone would make) equal those worked out with
+        /// nothing cached.
+        #[test]
+        fn threat_moves_agree_with_an_empty_cache(
+            size in 5usize..=16,
+            connect in 4usize..=6,
+            standard in any::<bool>(),
+            steps in proptest::collection::vec((any::<u16>(), 0u8..5), 1..80),
+        ) {
+            let rule = if standard { Rule::Standard } else { Rule::Freestyle };
+            let mut g = Gomoku::new(size, connect.min(size), rule);
+            let mut played: Vec<(Cell, GomokuUndo)> = Vec::new();
+            let mut moves = Vec::new();
+            for (choice, action) in steps {
+                match action {
+                    0 => {
+                        if let Some((mv, undo)) = played.pop() {
+                            g.undo(mv, undo);
+                        }
+                    }
+                    1 => g.candidate_moves(&mut moves, usize::from(choice % 16)),
+                    _ => {
+                        g.legal_moves(&mut moves);
+                        if !moves.is_empty() {
+                            let mv = moves[usize::from(choice) % moves.len()];
+                            let undo = g.play(mv);
+                            played.push((mv, undo));
+                        }
+                    }
+                }
+                let fresh = uncached(&g);
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                for player in [Player::First, Player::Second] {
+                    g.five_points(player, &mut a);
+                    fresh.five_points(player, &mut b);
+                    prop_assert_eq!(&a, &b);
+                }
+                for kind in [ThreatKind::Vcf, ThreatKind::Vct] {
+                    g.threats(kind, &mut a);
+                    uncached(&g).threats(kind, &mut b);
+                    prop_assert_eq!(&a, &b);
+                }
+                let forced = g.open_three_defences(&mut a);
+                prop_assert_eq!(forced, uncached(&g).open_three_defences(&mut b));
+                prop_assert_eq!(&a, &b);
+                for cell in 0..(size * size) as Cell {
+                    if g.at(cell).is_none() {
+                        for player in [Player::First, Player::Second] {
+                            prop_assert_eq!(
+                                uncached(&g).cached_shapes_if_played(cell, player),
+                                g.shapes_if_played(cell, player)
+                            );
+                            prop_assert_eq!(
+                                g.cached_shapes_if_played(cell, player),
+                                g.shapes_if_played(cell, player)
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }
