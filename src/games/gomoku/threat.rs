@@ -470,14 +470,19 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
         let answers = threes <= through.len()
             && three_lines[..threes].iter().all(|&index| {
                 through.iter().any(|&(l, pos)| {
+                    if l != index {
+                        return false;
+                    }
+                    // Through the per-thread line cache `play` uses: the same line contents
+                    // come back across the search, and a reply searched next is played
+                    // with exactly this line.
                     let line = &game.lines[l];
-                    l == index
-                        && game.table.line_counts(
-                            line.stones[a],
-                            line.stones[d] | 1 << pos,
-                            u32::from(line.len),
-                        ) & HAS_OPEN_THREE
-                            == 0
+                    let mut stones = line.stones;
+                    stones[d] |= 1 << pos;
+                    let counts =
+                        game.table
+                            .both_line_counts(stones[0], stones[1], u32::from(line.len));
+                    counts[a] & HAS_OPEN_THREE == 0
                 })
             });
         if counters || answers {
