@@ -253,6 +253,9 @@ struct Search {
     wins: HashMap<u64, Cell>,
     /// Attacker positions not won within this many attacker moves.
     fails: HashMap<u64, u32>,
+    /// Move lists no node is using, kept for the next: a list made and grown at every node
+    /// cost more than the node's own work in allocations.
+    spare: Vec<Vec<Cell>>,
 }
 
 impl Search {
@@ -264,7 +267,19 @@ impl Search {
             out_of_budget: false,
             wins: HashMap::new(),
             fails: HashMap::new(),
+            spare: Vec::new(),
         }
+    }
+
+    /// An empty move list, reused when one is spare.
+    fn list(&mut self) -> Vec<Cell> {
+        self.spare.pop().unwrap_or_default()
+    }
+
+    /// Gives back a list from [`Self::list`].
+    fn give_back(&mut self, mut list: Vec<Cell>) {
+        list.clear();
+        self.spare.push(list);
     }
 
     /// Counts a node; false once the nodes or the time are spent. The clock is read at a
@@ -294,26 +309,30 @@ impl Search {
             return false;
         }
         let me = game.to_move();
-        let mut points = Vec::new();
+        let mut points = self.list();
         game.five_points(me, &mut points);
         if let Some(&five) = points.first() {
+            self.give_back(points);
             self.wins.insert(hash, five);
             return true;
         }
         if depth == 0 {
+            self.give_back(points);
             return false;
         }
         game.five_points(me.other(), &mut points);
         let won = match points.len() {
             0 => {
-                let mut moves = Vec::new();
+                let mut moves = self.list();
                 game.threats(self.kind, &mut moves);
-                moves.into_iter().find(|&mv| {
+                let won = moves.iter().copied().find(|&mv| {
                     let undo = game.play(mv);
                     let won = self.defend(game, depth - 1);
                     game.undo(mv, undo);
                     won
-                })
+                });
+                self.give_back(moves);
+                won
             }
             // The defender threatens five: block it, and the block must itself threaten.
             1 => {
@@ -325,6 +344,7 @@ impl Search {
             }
             _ => None,
         };
+        self.give_back(points);
         if let Some(mv) = won {
             self.wins.insert(hash, mv);
             true
@@ -338,20 +358,22 @@ impl Search {
 
     /// True when the attacker (who just moved) wins against every defence.
     fn defend(&mut self, game: &mut Gomoku, depth: u32) -> bool {
-        let mut replies = Vec::new();
-        if !defences(game, self.kind, &mut replies) {
-            return false;
-        }
-        if replies.is_empty() {
+        let mut replies = self.list();
+        let won = if !defences(game, self.kind, &mut replies) {
+            false
+        } else if replies.is_empty() {
             // An open four or two fours: the attacker makes five next.
-            return true;
-        }
-        replies.into_iter().all(|reply| {
-            let undo = game.play(reply);
-            let won = self.attack(game, depth);
-            game.undo(reply, undo);
-            won
-        })
+            true
+        } else {
+            replies.iter().all(|&reply| {
+                let undo = game.play(reply);
+                let won = self.attack(game, depth);
+                game.undo(reply, undo);
+                won
+            })
+        };
+        self.give_back(replies);
+        won
     }
 
     /// The line of a proven win from `game` (attacker to move): the attacker's moves from
@@ -431,7 +453,9 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
         return false;
     }
     let mut seen = CellSet::new();
-    let mut candidates = Vec::new();
+    // Room for an open three's line and a few fours: grown push by push, the list was
+    // reallocated three or four times at every node.
+    let mut candidates = Vec::with_capacity(32);
     game.open_three_lines(attacker, &mut seen, &mut candidates);
     game.line_moves(
         defender,
@@ -588,7 +612,7 @@ impl Gomoku {
         }
         let moves = match self.five_point(me.other()) {
             (0, _) => {
-                let mut moves = Vec::new();
+                let mut moves = Vec::with_capacity(16);
                 self.line_moves(
                     me,
                     HAS_THREE,
