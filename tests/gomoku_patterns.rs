@@ -56,6 +56,12 @@ fn the_default_table_is_the_assignments_and_needs_no_config() {
         ("closed_three", 50.0),
         ("open_two", 5.0),
         ("closed_two", 3.0),
+        ("point_open_four", 40.0),
+        ("point_closed_four", 15.0),
+        ("point_open_three", 8.0),
+        ("point_closed_three", 4.0),
+        ("point_open_two", 2.0),
+        ("point_closed_two", 1.0),
     ];
     assert_eq!(PatternWeights::default().entries(), table);
     // The default weights give the built-in evaluator itself.
@@ -99,9 +105,49 @@ fn configured_weights_change_the_evaluation() {
         closed_three: 0.0,
         open_two: 0.0,
         closed_two: 0.0,
+        point_open_four: 0.0,
+        point_closed_four: 0.0,
+        point_open_three: 0.0,
+        point_closed_three: 0.0,
+        point_open_two: 0.0,
+        point_closed_two: 0.0,
     };
     assert_eq!(GomokuEval::Weighted(zero.table()).evaluate(&g), 0);
     assert!(default < 0);
+}
+
+/// The potential: every empty point counts, per line through it, as the shape a stone of
+/// the side would make there, and each `point_*` weight adds its weight per such point.
+#[test]
+fn the_potential_weighs_each_empty_point_by_the_shape_a_stone_makes_there() {
+    let g = after(Rule::Freestyle, OPEN_THREE);
+    let points = g.point_counts(Player::First);
+    // Black's d6 e6 f6: c6 and g6 make open fours; b6 and h6 make split fours that one
+    // point completes (b6 . d6 e6 f6 needs c6), closed fours.
+    assert_eq!(points.get(Shape::OpenFour), 2, "{points:?}");
+    assert_eq!(points.get(Shape::ClosedFour), 2, "{points:?}");
+    // Counted from scratch, point by point and line by line, the totals agree.
+    let mut expected = [0u16; 8];
+    for index in 0..15 * 15 {
+        let cell = index as Cell;
+        for shape in g.shapes_if_played(cell, Player::First) {
+            if shape != Shape::None {
+                expected[shape as usize] += 1;
+            }
+        }
+    }
+    expected[Shape::Five as usize] = points.get(Shape::Five);
+    assert_eq!(points.counts, expected);
+    // One point weight changed: the evaluation (White to move) moves by its weight times
+    // Black's count of that shape minus White's.
+    let options = weights("[gomoku.patterns]\npoint_open_four = 100\n");
+    let eval = Gomoku::evaluator(&options, "default").unwrap();
+    let white = g.point_counts(Player::Second).get(Shape::OpenFour);
+    let change = (100 - 40) * (i32::from(points.get(Shape::OpenFour)) - i32::from(white));
+    assert_eq!(
+        GomokuEval::Patterns.evaluate(&g) - eval.evaluate(&g),
+        change
+    );
 }
 
 #[test]
@@ -213,6 +259,12 @@ fn under_the_standard_rule_an_overline_is_no_five_and_earns_nothing() {
         closed_three: 0.0,
         open_two: 0.0,
         closed_two: 0.0,
+        point_open_four: 0.0,
+        point_closed_four: 0.0,
+        point_open_three: 0.0,
+        point_closed_three: 0.0,
+        point_open_two: 0.0,
+        point_closed_two: 0.0,
     }
     .table();
     assert_eq!(five_only.score(&counts.counts), 0);

@@ -106,6 +106,10 @@ pub struct PatternTable {
     pub(super) double_open_three: i32,
     pub(super) closed_three_open_three: i32,
     pub(super) double_open_two: i32,
+    /// Indexed by [`Shape`]: the weight of each empty point where a stone would make that
+    /// shape along one line through it ([`Gomoku::point_counts`]; the five's is always 0: a
+    /// point that makes five means a four, which the tempo rules score).
+    pub(super) point: [i32; 8],
 }
 
 impl PatternTable {
@@ -117,6 +121,7 @@ impl PatternTable {
         double_open_three: 5_000,
         closed_three_open_three: 1_000,
         double_open_two: 100,
+        point: [0, 1, 2, 4, 8, 15, 40, 0],
     };
 
     /// The weight of the strongest combination present: the largest weight among the shapes
@@ -205,6 +210,25 @@ impl PatternTable {
         }
         best + singles
     }
+
+    /// The weight of a side's potential: its [`Gomoku::point_counts`] by
+    /// [`PatternTable::point`].
+    #[inline]
+    pub(super) fn point_score(&self, points: &[u16; 8]) -> i32 {
+        points
+            .iter()
+            .zip(&self.point)
+            .map(|(&n, &w)| i32::from(n) * w)
+            .sum()
+    }
+
+    /// A side's whole score at a leaf: its shapes ([`PatternTable::leaf_score`]) and its
+    /// potential ([`PatternTable::point_score`]).
+    #[inline]
+    fn side_score(&self, game: &Gomoku, player: Player) -> i32 {
+        self.leaf_score(&game.pattern_counts(player).counts)
+            + self.point_score(&game.point_counts(player).counts)
+    }
 }
 
 /// The four directional shapes of a point packed in 3-bit fields (`shape << 3 * direction`).
@@ -254,6 +278,14 @@ impl Gomoku {
     /// once, as its strongest shape).
     pub fn pattern_counts(&self, player: Player) -> PatternCounts {
         PatternCounts::from_lanes(self.totals[player.index()])
+    }
+
+    /// How many empty points would give `player` each shape, counted per line through the
+    /// point (a point on an open three's two ends counts an open four twice if both ends
+    /// do): the board's potential for `player`, weighed by the evaluation's `point_*`
+    /// weights.
+    pub fn point_counts(&self, player: Player) -> PatternCounts {
+        PatternCounts::from_lanes(self.point_totals[player.index()])
     }
 
     /// The shapes `player` would make by playing `cell`, in the directions row, column,
@@ -310,7 +342,8 @@ impl Evaluator<Gomoku> for GomokuEval {
         }
     }
 
-    /// Own pattern score minus the opponent's, from the side to move, with the tempo the
+    /// Own pattern score minus the opponent's, from the side to move (each side's shapes and
+    /// its potential, the empty points where its stones would make shapes), with the tempo the
     /// move gives: a four of the mover's is a five next move ([`FOUR_TO_MOVE`]); failing
     /// that, an open four of the opponent's cannot be stopped ([`FACING_OPEN_FOUR`]); an open
     /// three of the mover's, with no opposing four to answer, becomes an open four
@@ -331,12 +364,12 @@ impl Evaluator<Gomoku> for GomokuEval {
             };
             let (own, other) = match self {
                 Self::Patterns => (
-                    PatternTable::DEFAULT.leaf_score(&mine.counts),
-                    PatternTable::DEFAULT.leaf_score(&theirs.counts),
+                    PatternTable::DEFAULT.side_score(game, mover),
+                    PatternTable::DEFAULT.side_score(game, mover.other()),
                 ),
                 Self::Weighted(table) => (
-                    table.leaf_score(&mine.counts),
-                    table.leaf_score(&theirs.counts),
+                    table.side_score(game, mover),
+                    table.side_score(game, mover.other()),
                 ),
             };
             own - other + tempo

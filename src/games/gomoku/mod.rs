@@ -20,7 +20,7 @@ use crate::engine::{Game, Outcome, Player, Scoring};
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 pub use eval::{GomokuEval, PatternCounts, PatternTable};
 pub use options::PatternWeights;
-use shape::{MAX_CONNECT, Shape, ShapeTable};
+use shape::{LineShapes, MAX_CONNECT, Shape, ShapeTable};
 use threat::{ThreatKind, ThreatLimits};
 
 /// The largest board side: 20, Gomocup's freestyle board (a line's stones fit a `u32`).
@@ -123,7 +123,7 @@ impl FromStr for Rule {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Line {
     stones: [u32; 2],
-    shapes: [u64; 2],
+    shapes: LineShapes,
     len: u8,
 }
 
@@ -203,6 +203,9 @@ pub struct Gomoku {
     threats: bool,
     /// Board-wide shape counts per player: 16-bit lanes indexed by [`shape::Shape`].
     totals: [u128; 2],
+    /// Board-wide counts per player of the shapes a stone would make on the empty points,
+    /// each line counted along itself ([`ShapeTable::line_points`]), in the same lanes.
+    point_totals: [u128; 2],
     /// Per player, the lines (bit = line index) holding a four, and those holding a three
     /// or a four: the threat code visits only these instead of every line.
     four_lines: [u128; 2],
@@ -215,9 +218,10 @@ pub struct Gomoku {
 /// What [`Gomoku::play`] saves for [`Gomoku::undo`]: the shape counts it overwrote.
 #[derive(Clone, Copy, Debug)]
 pub struct GomokuUndo {
-    shapes: [[u64; 2]; 4],
+    shapes: [LineShapes; 4],
     point_shapes: [[u64; 2]; 4],
     totals: [u128; 2],
+    point_totals: [u128; 2],
     four_lines: [u128; 2],
     three_lines: [u128; 2],
     last: Option<Cell>,
@@ -238,15 +242,22 @@ impl Gomoku {
             (2..=MAX_CONNECT.min(size)).contains(&connect),
             "connect {connect} out of range"
         );
+        let table = ShapeTable::new(connect, rule == Rule::Standard);
         let mut lines = [Line::default(); MAX_LINES];
+        // An empty line has a potential only when a lone stone is a shape (`connect` < 5).
+        let mut point_totals = [0u128; 2];
         for (i, line) in lines.iter_mut().take(6 * size - 2).enumerate() {
             line.len = line_len(size, i) as u8;
+            line.shapes = table.line_shapes(0, 0, u32::from(line.len));
+            for (total, &points) in point_totals.iter_mut().zip(&line.shapes.points) {
+                *total += widen(points);
+            }
         }
         Self {
             size: size as u8,
             connect: connect as u8,
             rule,
-            table: ShapeTable::new(connect, rule == Rule::Standard),
+            table,
             to_move: Player::First,
             stones: 0,
             last: None,
@@ -254,6 +265,7 @@ impl Gomoku {
             hash: 0,
             threats: true,
             totals: [0; 2],
+            point_totals,
             four_lines: [0; 2],
             three_lines: [0; 2],
             lines,
@@ -413,9 +425,14 @@ impl Gomoku {
         let line = &mut self.lines[index];
         let len = u32::from(line.len);
         let [black, white] = line.stones;
-        let fresh = self.table.both_line_counts(black, white, len);
+        let fresh = self.table.both_line_shapes(black, white, len);
+        for (p, (&new, &old)) in fresh.points.iter().zip(&line.shapes.points).enumerate() {
+            if new != old {
+                self.point_totals[p] = self.point_totals[p] - widen(old) + widen(new);
+            }
+        }
         let bit = 1u128 << index;
-        for (p, (&new, &old)) in fresh.iter().zip(&line.shapes).enumerate() {
+        for (p, (&new, &old)) in fresh.counts.iter().zip(&line.shapes.counts).enumerate() {
             if new != old {
                 self.totals[p] = self.totals[p] - widen(old) + widen(new);
                 let (four, three) = (new & threat::HAS_FOUR != 0, new & threat::HAS_THREE != 0);
@@ -547,9 +564,10 @@ impl Game for Gomoku {
         let (row, col) = self.row_col(mv);
         let p = self.to_move.index();
         let mut undo = GomokuUndo {
-            shapes: [[0; 2]; 4],
+            shapes: [LineShapes::default(); 4],
             point_shapes: [[0; 2]; 4],
             totals: self.totals,
+            point_totals: self.point_totals,
             four_lines: self.four_lines,
             three_lines: self.three_lines,
             last: self.last,
@@ -584,6 +602,7 @@ impl Game for Gomoku {
             self.point_shapes.set(index, undo.point_shapes[i]);
         }
         self.totals = undo.totals;
+        self.point_totals = undo.point_totals;
         self.four_lines = undo.four_lines;
         self.three_lines = undo.three_lines;
         self.last = undo.last;
@@ -929,6 +948,36 @@ impl GameOptions for GomokuOptions {
             "Closed two",
             "a two that can become only a closed three (3)",
         ),
+        OptionDoc::no_flag(
+            "patterns.point_open_four",
+            "Point: open four",
+            "each empty point where a stone makes an open four, per line (40)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_closed_four",
+            "Point: closed four",
+            "each empty point where a stone makes a closed four, per line (15)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_open_three",
+            "Point: open three",
+            "each empty point where a stone makes an open three, per line (8)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_closed_three",
+            "Point: closed three",
+            "each empty point where a stone makes a closed three, per line (4)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_open_two",
+            "Point: open two",
+            "each empty point where a stone makes an open two, per line (2)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_closed_two",
+            "Point: closed two",
+            "each empty point where a stone makes a closed two, per line (1)",
+        ),
     ];
 
     fn validate(&self, source: &str) -> Result<(), ConfigError> {
@@ -1072,21 +1121,31 @@ mod tests {
 
     use proptest::prelude::*;
 
-    /// Every line's cached point shapes, where computed, equal the ones its stones give, and
-    /// the sets of lines with fours and threes match the lines' counts.
+    /// Every line's cached point shapes, where computed, equal the ones its stones give; the
+    /// lines' shapes are their stones', the board totals their sums, and the sets of lines
+    /// with fours and threes match the lines' counts.
     fn assert_point_shapes_fresh(g: &Gomoku) {
         for p in 0..2 {
             let (mut fours, mut threes) = (0u128, 0u128);
+            let (mut totals, mut points) = (0u128, 0u128);
             for (index, line) in g.lines.iter().enumerate() {
-                if line.shapes[p] & threat::HAS_FOUR != 0 {
+                let counts = line.shapes.counts[p];
+                if counts & threat::HAS_FOUR != 0 {
                     fours |= 1 << index;
                 }
-                if line.shapes[p] & (threat::HAS_FOUR | threat::HAS_THREE) != 0 {
+                if counts & (threat::HAS_FOUR | threat::HAS_THREE) != 0 {
                     threes |= 1 << index;
                 }
+                let len = u32::from(line.len);
+                let [black, white] = line.stones;
+                assert_eq!(line.shapes, g.table.line_shapes(black, white, len));
+                totals += widen(counts);
+                points += widen(line.shapes.points[p]);
             }
             assert_eq!(g.four_lines[p], fours, "player {p}\n{g}");
             assert_eq!(g.three_lines[p], threes, "player {p}\n{g}");
+            assert_eq!(g.totals[p], totals, "player {p}\n{g}");
+            assert_eq!(g.point_totals[p], points, "player {p}\n{g}");
         }
         for index in 0..6 * g.size() - 2 {
             let cached = g.point_shapes.get(index);

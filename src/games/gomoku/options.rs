@@ -14,7 +14,8 @@ pub const MAX_WEIGHT: f64 = 100_000.0;
 ///
 /// A side's score is the weight of the strongest combination it holds (the largest weight
 /// among those present) plus every shape's own weight once per shape, so that more of a kind
-/// counts for more. The evaluation is the mover's score minus the opponent's, with the
+/// counts for more, plus its potential: each empty point weighed by the shape a stone of its
+/// own would make there along each line through it (`point_*`). The evaluation is the mover's score minus the opponent's, with the
 /// tempo rules of [`super::eval`] on top. Under `rule = "standard"` an overline is no shape at
 /// all, so `five` never rewards one. Weights are 0..=100000; fractions are kept for tuning
 /// and rounded when used.
@@ -45,6 +46,19 @@ pub struct PatternWeights {
     pub open_two: f64,
     /// A two that can become only a closed three (3; the assignment's "dead two").
     pub closed_two: f64,
+    /// Each empty point where a stone would make an open four along one line through it
+    /// (40): the potential the shapes leave, counted point by point and line by line.
+    pub point_open_four: f64,
+    /// ... a closed four (15).
+    pub point_closed_four: f64,
+    /// ... an open three (8).
+    pub point_open_three: f64,
+    /// ... a closed three (4).
+    pub point_closed_three: f64,
+    /// ... an open two (2).
+    pub point_open_two: f64,
+    /// ... a closed two (1).
+    pub point_closed_two: f64,
 }
 
 impl Default for PatternWeights {
@@ -63,13 +77,19 @@ impl Default for PatternWeights {
             closed_three: 50.0,
             open_two: 5.0,
             closed_two: 3.0,
+            point_open_four: 40.0,
+            point_closed_four: 15.0,
+            point_open_three: 8.0,
+            point_closed_three: 4.0,
+            point_open_two: 2.0,
+            point_closed_two: 1.0,
         }
     }
 }
 
 impl PatternWeights {
     /// Every weight with its key, strongest pattern first (the order of the struct).
-    pub fn entries(&self) -> [(&'static str, f64); 12] {
+    pub fn entries(&self) -> [(&'static str, f64); 18] {
         [
             ("five", self.five),
             ("open_four", self.open_four),
@@ -83,6 +103,12 @@ impl PatternWeights {
             ("closed_three", self.closed_three),
             ("open_two", self.open_two),
             ("closed_two", self.closed_two),
+            ("point_open_four", self.point_open_four),
+            ("point_closed_four", self.point_closed_four),
+            ("point_open_three", self.point_open_three),
+            ("point_closed_three", self.point_closed_three),
+            ("point_open_two", self.point_open_two),
+            ("point_closed_two", self.point_closed_two),
         ]
     }
 
@@ -123,6 +149,16 @@ impl PatternWeights {
             double_open_three: w(self.double_open_three),
             closed_three_open_three: w(self.closed_three_open_three),
             double_open_two: w(self.double_open_two),
+            point: [
+                0,
+                w(self.point_closed_two),
+                w(self.point_open_two),
+                w(self.point_closed_three),
+                w(self.point_open_three),
+                w(self.point_closed_four),
+                w(self.point_open_four),
+                0,
+            ],
         }
     }
 }

@@ -250,11 +250,30 @@ impl ShapeTable {
         counts + count_lane(best)
     }
 
-    /// [`ShapeTable::line_counts`] of both players of a line (`[black's, white's]`), from a
-    /// per-thread cache of recent lines: `play` reclassifies four lines a move, and a search
-    /// meets the same line contents again and again. The key is the whole line (stones,
-    /// length, `connect` and rule), so a hit is exact.
-    pub fn both_line_counts(&self, black: u32, white: u32, len: u32) -> [u64; 2] {
+    /// How many empty points of a line would give a stone of `own`'s owner each shape
+    /// along it, packed as [`ShapeTable::line_counts`] are (a lone stone makes none): the
+    /// line's potential, what the evaluation weighs as `point_*` (see
+    /// [`super::eval::PatternTable`]).
+    pub fn line_points(&self, own: u32, opponent: u32, len: u32) -> u64 {
+        if len < self.k {
+            return 0;
+        }
+        let (own_padded, blocked) = self.pad(own, opponent, len);
+        let mut empty = !(own | opponent) & ((1u32 << len) - 1);
+        let mut counts = 0u64;
+        while empty != 0 {
+            let pos = empty.trailing_zeros();
+            empty &= empty - 1;
+            counts += count_lane(self.shape_if_placed(own_padded, blocked, pos));
+        }
+        counts
+    }
+
+    /// [`ShapeTable::line_counts`] and [`ShapeTable::line_points`] of both players of a
+    /// line, from a per-thread cache of recent lines: `play` reclassifies four lines a move,
+    /// and a search meets the same line contents again and again. The key is the whole line
+    /// (stones, length, `connect` and rule), so a hit is exact.
+    pub fn both_line_shapes(&self, black: u32, white: u32, len: u32) -> LineShapes {
         // 20 + 20 bits of stones, 5 of length, 3 of connect, 1 of rule: never 0 (connect >= 2),
         // so an unused entry (key 0) never matches.
         let key = u64::from(black)
@@ -268,14 +287,25 @@ impl ShapeTable {
             if entry.key != key {
                 *entry = LineEntry {
                     key,
-                    counts: [
-                        self.line_counts(black, white, len),
-                        self.line_counts(white, black, len),
-                    ],
+                    shapes: self.line_shapes(black, white, len),
                 };
             }
-            entry.counts
+            entry.shapes
         })
+    }
+
+    /// [`ShapeTable::both_line_shapes`] computed now.
+    pub fn line_shapes(&self, black: u32, white: u32, len: u32) -> LineShapes {
+        LineShapes {
+            counts: [
+                self.line_counts(black, white, len),
+                self.line_counts(white, black, len),
+            ],
+            points: [
+                self.line_points(black, white, len),
+                self.line_points(white, black, len),
+            ],
+        }
     }
 
     /// Length of the run of own stones through the centre of a window.
@@ -362,19 +392,28 @@ impl ShapeTable {
     }
 }
 
-/// log2 of the entries of [`LINE_CACHE`] (24 bytes each: 1.5 MB a thread).
+/// log2 of the entries of [`LINE_CACHE`] (40 bytes each: 2.5 MB a thread).
 const LINE_CACHE_BITS: u32 = 16;
 
-/// A line's contents and both players' [`ShapeTable::line_counts`] there.
+/// Both players' shapes along one line (`[black's, white's]`), packed in 8-bit lanes indexed
+/// by [`Shape`]: the shapes of their stones ([`ShapeTable::line_counts`]) and of the empty
+/// points ([`ShapeTable::line_points`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineShapes {
+    pub counts: [u64; 2],
+    pub points: [u64; 2],
+}
+
+/// A line's contents and both players' shapes there.
 #[derive(Clone, Copy, Default)]
 struct LineEntry {
     key: u64,
-    counts: [u64; 2],
+    shapes: LineShapes,
 }
 
 thread_local! {
     /// Recent lines and their counts, by a hash of the line (see
-    /// [`ShapeTable::both_line_counts`]); allocated on a thread's first use.
+    /// [`ShapeTable::both_line_shapes`]); allocated on a thread's first use.
     static LINE_CACHE: RefCell<Box<[LineEntry]>> =
         RefCell::new(vec![LineEntry::default(); 1 << LINE_CACHE_BITS].into_boxed_slice());
 }
@@ -464,7 +503,7 @@ mod tests {
     }
 
     #[test]
-    fn cached_line_counts_equal_computed_ones() {
+    fn cached_line_shapes_equal_computed_ones() {
         use rand::{Rng, SeedableRng, rngs::SmallRng};
         let mut rng = SmallRng::seed_from_u64(7);
         for (connect, exact) in [(5, false), (5, true), (4, false), (6, true)] {
@@ -475,11 +514,19 @@ mod tests {
                 let cells = (1u32 << len) - 1;
                 let black = rng.random_range(0..32u32) << rng.random_range(0..len) & cells;
                 let white = rng.random_range(0..32u32) << rng.random_range(0..len) & cells & !black;
-                let expected = [
-                    table.line_counts(black, white, len),
-                    table.line_counts(white, black, len),
-                ];
-                assert_eq!(table.both_line_counts(black, white, len), expected);
+                let fresh = table.line_shapes(black, white, len);
+                assert_eq!(table.both_line_shapes(black, white, len), fresh);
+                // The points, one by one: every empty point counts once, as the shape a
+                // stone of each player would make there.
+                for (p, (own, opp)) in [(black, white), (white, black)].into_iter().enumerate() {
+                    let (padded, blocked) = table.pad(own, opp, len);
+                    let mut expected = 0u64;
+                    for pos in (0..len).filter(|&i| (own | opp) >> i & 1 == 0) {
+                        expected += count_lane(table.shape_if_placed(padded, blocked, pos));
+                    }
+                    assert_eq!(fresh.points[p], expected, "{own:b} {opp:b}");
+                    assert_eq!(fresh.counts[p], table.line_counts(own, opp, len));
+                }
             }
         }
     }

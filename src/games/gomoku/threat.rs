@@ -150,7 +150,7 @@ impl Gomoku {
             let index = todo.trailing_zeros() as usize;
             todo &= todo - 1;
             let line = &self.lines[index];
-            if line.shapes[p] & need == 0 || u32::from(line.len) < k {
+            if line.shapes.counts[p] & need == 0 || u32::from(line.len) < k {
                 continue;
             }
             let len = u32::from(line.len);
@@ -474,7 +474,7 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
     while todo != 0 {
         let index = todo.trailing_zeros() as usize;
         todo &= todo - 1;
-        if game.lines[index].shapes[a] & HAS_OPEN_THREE != 0 {
+        if game.lines[index].shapes.counts[a] & HAS_OPEN_THREE != 0 {
             if threes == three_lines.len() {
                 // More open threes than one stone's four lines can hold: none answers all.
                 threes = usize::MAX;
@@ -503,10 +503,10 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
                     let line = &game.lines[l];
                     let mut stones = line.stones;
                     stones[d] |= 1 << pos;
-                    let counts =
+                    let shapes =
                         game.table
-                            .both_line_counts(stones[0], stones[1], u32::from(line.len));
-                    counts[a] & HAS_OPEN_THREE == 0
+                            .both_line_shapes(stones[0], stones[1], u32::from(line.len));
+                    shapes.counts[a] & HAS_OPEN_THREE == 0
                 })
             });
         if counters || answers {
