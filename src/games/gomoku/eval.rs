@@ -7,7 +7,9 @@
 //! closed four 500; open three 200; double open two 100; closed three 50; open two 5; closed
 //! two 3), with the pattern names generalised to `connect` (see [`Shape`]); the evaluation
 //! takes them from `[gomoku.patterns]` ([`super::options::PatternWeights`]), while candidate
-//! ranking keeps the built-in table ([`PatternTable::DEFAULT`]).
+//! ranking keeps the built-in table ([`PatternTable::DEFAULT`]). The evaluation also weighs
+//! each side's potential: the empty points where its stone would make a shape, per line
+//! ([`Gomoku::point_counts`], the `point_*` weights).
 
 use std::cell::RefCell;
 
