@@ -407,18 +407,7 @@ fn the_value_swings_less_between_odd_and_even_depths() {
     // Measured with the assignment's table alone: the potential (`point_*` weights) adds a
     // swing of its own, the mover's next stone (834 with it), which is the evaluation's
     // matter, not the horizon's.
-    let shapes_only = GomokuEval::Weighted(
-        PatternWeights {
-            point_open_four: 0.0,
-            point_closed_four: 0.0,
-            point_open_three: 0.0,
-            point_closed_three: 0.0,
-            point_open_two: 0.0,
-            point_closed_two: 0.0,
-            ..PatternWeights::default()
-        }
-        .table(),
-    );
+    let shapes_only = GomokuEval::Weighted(PatternWeights::default().without_potential().table());
     let (mut swing, mut count) = (0i64, 0i64);
     for seed in 0..40 {
         let game = tactical_position(15, 6 + (seed % 10) as usize, seed);

@@ -1121,6 +1121,60 @@ mod tests {
 
     use proptest::prelude::*;
 
+    /// A random walk through positions for the cache proptests: moves, take-backs (more
+    /// rarely, so positions fill up) and, for the caller, candidate rankings.
+    pub(super) struct Walk {
+        pub(super) game: Gomoku,
+        played: Vec<(Cell, GomokuUndo)>,
+        moves: Vec<Cell>,
+    }
+
+    impl Walk {
+        pub(super) fn new(size: usize, connect: usize, standard: bool) -> Self {
+            let rule = if standard {
+                Rule::Standard
+            } else {
+                Rule::Freestyle
+            };
+            Self {
+                game: Gomoku::new(size, connect.min(size), rule),
+                played: Vec::new(),
+                moves: Vec::new(),
+            }
+        }
+
+        /// Action 0 takes back the last move, 1 asks the caller to rank candidates (the
+        /// limit returned, from `choice`), any other plays the legal move `choice` picks.
+        pub(super) fn step(&mut self, choice: u16, action: u8) -> Option<usize> {
+            match action {
+                0 => {
+                    if let Some((mv, undo)) = self.played.pop() {
+                        self.game.undo(mv, undo);
+                    }
+                }
+                1 => return Some(usize::from(choice % 16)),
+                _ => {
+                    self.game.legal_moves(&mut self.moves);
+                    if !self.moves.is_empty() {
+                        let mv = self.moves[usize::from(choice) % self.moves.len()];
+                        let undo = self.game.play(mv);
+                        self.played.push((mv, undo));
+                    }
+                }
+            }
+            None
+        }
+    }
+
+    /// `game` with nothing in its point-shape cache: every shape worked out from the stones.
+    pub(super) fn uncached(game: &Gomoku) -> Gomoku {
+        let fresh = game.clone();
+        for index in 0..MAX_LINES {
+            fresh.point_shapes.set(index, [STALE; 2]);
+        }
+        fresh
+    }
+
     /// Every line's cached point shapes, where computed, equal the ones its stones give; the
     /// lines' shapes are their stones', the board totals their sums, and the sets of lines
     /// with fours and threes match the lines' counts.
@@ -1172,40 +1226,19 @@ mod tests {
             standard in any::<bool>(),
             steps in proptest::collection::vec((any::<u16>(), 0u8..4), 1..80),
         ) {
-            let rule = if standard { Rule::Standard } else { Rule::Freestyle };
-            let mut g = Gomoku::new(size, connect.min(size), rule);
-            let mut played: Vec<(Cell, GomokuUndo)> = Vec::new();
+            let mut walk = Walk::new(size, connect, standard);
             let mut moves = Vec::new();
             let mut fresh_moves = Vec::new();
             for (choice, action) in steps {
-                match action {
-                    // Take back, more rarely than playing, so positions fill up.
-                    0 => {
-                        if let Some((mv, undo)) = played.pop() {
-                            g.undo(mv, undo);
-                        }
-                    }
-                    1 => {
-                        let limit = usize::from(choice % 16);
-                        g.candidate_moves(&mut moves, limit);
-                        let fresh = g.clone();
-                        for index in 0..MAX_LINES {
-                            fresh.point_shapes.set(index, [STALE; 2]);
-                        }
-                        fresh.candidate_moves(&mut fresh_moves, limit);
-                        prop_assert_eq!(&moves, &fresh_moves);
-                    }
-                    _ => {
-                        g.legal_moves(&mut moves);
-                        if !moves.is_empty() {
-                            let mv = moves[usize::from(choice) % moves.len()];
-                            let undo = g.play(mv);
-                            played.push((mv, undo));
-                        }
-                    }
+                if let Some(limit) = walk.step(choice, action) {
+                    let g = &walk.game;
+                    g.candidate_moves(&mut moves, limit);
+                    uncached(g).candidate_moves(&mut fresh_moves, limit);
+                    prop_assert_eq!(&moves, &fresh_moves);
                 }
-                assert_point_shapes_fresh(&g);
+                assert_point_shapes_fresh(&walk.game);
             }
+            let g = &walk.game;
             for index in 0..6 * g.size() - 2 {
                 prop_assert_eq!(g.point_shapes(index), g.point_shapes_from_scratch(index));
             }

@@ -112,6 +112,20 @@ impl PatternWeights {
         ]
     }
 
+    /// The same weights with the potential off (every `point_*` at 0): the assignment's
+    /// table alone.
+    pub fn without_potential(self) -> Self {
+        Self {
+            point_open_four: 0.0,
+            point_closed_four: 0.0,
+            point_open_three: 0.0,
+            point_closed_three: 0.0,
+            point_open_two: 0.0,
+            point_closed_two: 0.0,
+            ..self
+        }
+    }
+
     /// The first weight out of range: `(key, value, what is expected)`.
     pub fn check(&self) -> Result<(), (&'static str, f64, String)> {
         for (key, weight) in self.entries() {

@@ -740,17 +740,8 @@ impl Gomoku {
 mod tests {
     use proptest::prelude::*;
 
-    use super::super::{GomokuUndo, MAX_LINES, Rule, STALE};
+    use super::super::tests::{Walk, uncached};
     use super::*;
-
-    /// `game` with nothing in its point-shape cache: every shape worked out from the stones.
-    fn uncached(game: &Gomoku) -> Gomoku {
-        let fresh = game.clone();
-        for index in 0..MAX_LINES {
-            fresh.point_shapes.set(index, [STALE; 2]);
-        }
-        fresh
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
@@ -766,28 +757,14 @@ mod tests {
             standard in any::<bool>(),
             steps in proptest::collection::vec((any::<u16>(), 0u8..5), 1..80),
         ) {
-            let rule = if standard { Rule::Standard } else { Rule::Freestyle };
-            let mut g = Gomoku::new(size, connect.min(size), rule);
-            let mut played: Vec<(Cell, GomokuUndo)> = Vec::new();
+            let mut walk = Walk::new(size, connect, standard);
             let mut moves = Vec::new();
             for (choice, action) in steps {
-                match action {
-                    0 => {
-                        if let Some((mv, undo)) = played.pop() {
-                            g.undo(mv, undo);
-                        }
-                    }
-                    1 => g.candidate_moves(&mut moves, usize::from(choice % 16)),
-                    _ => {
-                        g.legal_moves(&mut moves);
-                        if !moves.is_empty() {
-                            let mv = moves[usize::from(choice) % moves.len()];
-                            let undo = g.play(mv);
-                            played.push((mv, undo));
-                        }
-                    }
+                if let Some(limit) = walk.step(choice, action) {
+                    walk.game.candidate_moves(&mut moves, limit);
                 }
-                let fresh = uncached(&g);
+                let g = &walk.game;
+                let fresh = uncached(g);
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 for player in [Player::First, Player::Second] {
                     g.five_points(player, &mut a);
@@ -796,17 +773,17 @@ mod tests {
                 }
                 for kind in [ThreatKind::Vcf, ThreatKind::Vct] {
                     g.threats(kind, &mut a);
-                    uncached(&g).threats(kind, &mut b);
+                    uncached(g).threats(kind, &mut b);
                     prop_assert_eq!(&a, &b);
                 }
                 let forced = g.open_three_defences(&mut a);
-                prop_assert_eq!(forced, uncached(&g).open_three_defences(&mut b));
+                prop_assert_eq!(forced, uncached(g).open_three_defences(&mut b));
                 prop_assert_eq!(&a, &b);
                 for cell in 0..(size * size) as Cell {
                     if g.at(cell).is_none() {
                         for player in [Player::First, Player::Second] {
                             prop_assert_eq!(
-                                uncached(&g).cached_shapes_if_played(cell, player),
+                                uncached(g).cached_shapes_if_played(cell, player),
                                 g.shapes_if_played(cell, player)
                             );
                             prop_assert_eq!(
