@@ -224,12 +224,11 @@ impl PatternTable {
             .sum()
     }
 
-    /// A side's whole score at a leaf: its shapes ([`PatternTable::leaf_score`]) and its
-    /// potential ([`PatternTable::point_score`]).
+    /// A side's whole score at a leaf: its shapes ([`PatternTable::leaf_score`], from the
+    /// counts the caller already has) and its potential ([`PatternTable::point_score`]).
     #[inline]
-    fn side_score(&self, game: &Gomoku, player: Player) -> i32 {
-        self.leaf_score(&game.pattern_counts(player).counts)
-            + self.point_score(&game.point_counts(player).counts)
+    fn side_score(&self, game: &Gomoku, player: Player, shapes: &PatternCounts) -> i32 {
+        self.leaf_score(&shapes.counts) + self.point_score(&game.point_counts(player).counts)
     }
 }
 
@@ -366,12 +365,12 @@ impl Evaluator<Gomoku> for GomokuEval {
             };
             let (own, other) = match self {
                 Self::Patterns => (
-                    PatternTable::DEFAULT.side_score(game, mover),
-                    PatternTable::DEFAULT.side_score(game, mover.other()),
+                    PatternTable::DEFAULT.side_score(game, mover, &mine),
+                    PatternTable::DEFAULT.side_score(game, mover.other(), &theirs),
                 ),
                 Self::Weighted(table) => (
-                    table.side_score(game, mover),
-                    table.side_score(game, mover.other()),
+                    table.side_score(game, mover, &mine),
+                    table.side_score(game, mover.other(), &theirs),
                 ),
             };
             own - other + tempo
