@@ -201,7 +201,10 @@ fn threat_win<G: Game>(
     if !G::THREATS || settings.candidates == 0 || settings.solve || game.outcome().is_some() {
         return None;
     }
-    let (line, nodes) = game.forced_win(THREAT_NODES, threat_deadline(settings, started));
+    let (line, nodes) = game.forced_win(
+        THREAT_NODES,
+        threat_deadline(settings, started, Instant::now()),
+    );
     let line = line?;
     let best = *line.first()?;
     let stats = SearchStats {
@@ -239,25 +242,27 @@ fn defences<G: Game>(
     game.threat_defences(
         settings.candidates,
         THREAT_NODES,
-        threat_deadline(settings, started),
+        threat_deadline(settings, started, Instant::now()),
     )
 }
 
-/// When the root threat searches give up, besides their node budget. With only a time
-/// limit, the clock decides the depth, and the threat searches get a share of the time. With
-/// a depth limit, their nodes should decide (a share of the time cut them at a point that
-/// changed with the machine's load, and with it the moves searched at the root: the same
-/// depth gave other trees from run to run), so a time limit beside it only keeps them to
-/// half of it, which leaves the main search time even when the turn is short (the whole
-/// time once gave a depth-1 answer at `--depth 6 --time-ms 300`).
-fn threat_deadline(settings: &EngineSettings, started: Instant) -> Option<Instant> {
+/// When a root threat search that starts `now` gives up, besides its node budget. With only
+/// a time limit, the clock decides the depth, and each of the two root threat searches (the
+/// forced win, then the defence) gets its own share of the time from its own start: with one
+/// deadline for both, a forced-win search that used the share up left the defence none, and
+/// the root then searched moves that lose to a threat it had not looked for. With a depth
+/// limit, their nodes should decide (a share of the time cut them at a point that changed
+/// with the machine's load, and with it the moves searched at the root: the same depth gave
+/// other trees from run to run), so a time limit beside it only keeps both to the first half
+/// of it, which leaves the main search time even when the turn is short (the whole time
+/// once gave a depth-1 answer at `--depth 6 --time-ms 300`).
+fn threat_deadline(settings: &EngineSettings, started: Instant, now: Instant) -> Option<Instant> {
     let time = settings.limits.time?;
-    let allowed = if settings.limits.depth.is_some() {
-        time / 2
+    Some(if settings.limits.depth.is_some() {
+        started + time / 2
     } else {
-        time.mul_f64(THREAT_TIME_SHARE)
-    };
-    Some(started + allowed)
+        now + time.mul_f64(THREAT_TIME_SHARE)
+    })
 }
 
 /// The number of threads for a `threads` setting (0 = one per core).
@@ -374,19 +379,26 @@ mod tests {
     use crate::engine::settings::Algorithm;
 
     #[test]
-    fn a_depth_limit_gives_the_root_threat_search_half_the_time() {
+    fn a_depth_limit_gives_the_root_threat_searches_half_the_time() {
         let started = Instant::now();
+        let later = started + Duration::from_secs(3);
         let mut settings = EngineSettings::to_depth(Algorithm::Full, 8);
-        assert_eq!(threat_deadline(&settings, started), None);
+        assert_eq!(threat_deadline(&settings, started, later), None);
         settings.limits.time = Some(Duration::from_secs(10));
+        // Both searches share the first half of the time.
         assert_eq!(
-            threat_deadline(&settings, started),
+            threat_deadline(&settings, started, later),
             Some(started + Duration::from_secs(5))
         );
         settings.limits.depth = None;
+        // Each search gets its share from its own start.
         assert_eq!(
-            threat_deadline(&settings, started),
+            threat_deadline(&settings, started, started),
             Some(started + Duration::from_secs(1))
+        );
+        assert_eq!(
+            threat_deadline(&settings, started, later),
+            Some(later + Duration::from_secs(1))
         );
     }
 }
