@@ -62,6 +62,8 @@ fn the_default_table_is_the_assignments_and_needs_no_config() {
         ("point_closed_three", 4.0),
         ("point_open_two", 2.0),
         ("point_closed_two", 1.0),
+        ("waiting_combination", 30.0),
+        ("waiting_shapes", 60.0),
     ];
     assert_eq!(PatternWeights::default().entries(), table);
     // The default weights give the built-in evaluator itself.
@@ -88,9 +90,12 @@ fn configured_weights_change_the_evaluation() {
     let g = after(Rule::Freestyle, OPEN_THREE);
     assert_eq!(g.pattern_counts(Player::First).get(Shape::OpenThree), 1);
     // White to move, facing Black's open three: its category and its own weight both
-    // double from 200 to 400, so White's view is 400 worse.
+    // double from 200 to 400, and Black, who just moved, keeps its `waiting_*` percent of
+    // each, so White's view is 200 * (30 + 60) / 100 worse.
+    let d = PatternWeights::default();
+    let worse = 200.0 * (d.waiting_combination + d.waiting_shapes) / 100.0;
     let default = GomokuEval::Patterns.evaluate(&g);
-    assert_eq!(default - eval.evaluate(&g), 400, "{default}");
+    assert_eq!(f64::from(default - eval.evaluate(&g)), worse, "{default}");
     // A table of zeros sees no shape at all: only the tempo rules remain.
     let zero = PatternWeights {
         five: 0.0,
@@ -111,6 +116,8 @@ fn configured_weights_change_the_evaluation() {
         point_closed_three: 0.0,
         point_open_two: 0.0,
         point_closed_two: 0.0,
+        waiting_combination: 0.0,
+        waiting_shapes: 0.0,
     };
     assert_eq!(GomokuEval::Weighted(zero.table()).evaluate(&g), 0);
     assert!(default < 0);
@@ -148,6 +155,43 @@ fn the_potential_weighs_each_empty_point_by_the_shape_a_stone_makes_there() {
         GomokuEval::Patterns.evaluate(&g) - eval.evaluate(&g),
         change
     );
+}
+
+/// The side that just moved keeps only its `waiting_*` percent of its combination and of its
+/// shapes: the side to move answers them first. With the side to move's shapes unchanged, the
+/// evaluation moves by exactly the part given back.
+#[test]
+fn the_side_that_just_moved_keeps_its_waiting_share() {
+    // Black's open three d6 e6 f6 and closed three h9 h10 h11 (h12 blocked by White), White's
+    // other stones parked on the edge; White to move.
+    let g = after(Rule::Freestyle, "d6 h12 e6 a15 f6 o15 h9 a1 h10 o1 h11");
+    assert_eq!(g.to_move(), Player::Second);
+    let black = g.pattern_counts(Player::First);
+    assert_eq!(black.get(Shape::OpenThree), 1, "{black:?}");
+    assert_eq!(black.get(Shape::ClosedThree), 1, "{black:?}");
+    let whole = weights("[gomoku.patterns]\nwaiting_combination = 100\nwaiting_shapes = 100\n");
+    let whole = Gomoku::evaluator(&whole, "default").unwrap();
+    let only_shapes = weights("[gomoku.patterns]\nwaiting_combination = 100\n");
+    let only_shapes = Gomoku::evaluator(&only_shapes, "default").unwrap();
+    let default = GomokuEval::Patterns.evaluate(&g);
+    // The combination (closed three + open three, 1000) at 30 % instead of 100 %.
+    assert_eq!(default - only_shapes.evaluate(&g), 1000 * 70 / 100);
+    // And the shapes (open three 200, closed three 50, open twos and closed twos of the
+    // three's stones as counted) at 60 % instead of 100 %.
+    let singles: i32 = [
+        (Shape::ClosedTwo, 3),
+        (Shape::OpenTwo, 5),
+        (Shape::ClosedThree, 50),
+        (Shape::OpenThree, 200),
+    ]
+    .iter()
+    .map(|&(shape, weight)| i32::from(black.get(shape)) * weight)
+    .sum();
+    assert_eq!(
+        only_shapes.evaluate(&g) - whole.evaluate(&g),
+        singles - singles * 60 / 100
+    );
+    assert!(default > whole.evaluate(&g));
 }
 
 #[test]
@@ -265,6 +309,8 @@ fn under_the_standard_rule_an_overline_is_no_five_and_earns_nothing() {
         point_closed_three: 0.0,
         point_open_two: 0.0,
         point_closed_two: 0.0,
+        waiting_combination: 0.0,
+        waiting_shapes: 0.0,
     }
     .table();
     assert_eq!(five_only.score(&counts.counts), 0);

@@ -599,6 +599,10 @@ mod gomoku {
                 point_closed_three: 0.1,
                 point_open_two: 0.1,
                 point_closed_two: 0.1,
+                // Whole weights for the side that just moved: at depth 1 that is the
+                // engine's own move, and the waiting share would blunt the threes too.
+                waiting_combination: 100.0,
+                waiting_shapes: 100.0,
                 ..PatternWeights::default()
             },
             ..GomokuOptions::default()
@@ -647,7 +651,7 @@ mod gomoku {
         )
         .unwrap();
         let names: Vec<String> = space.weights.iter().map(Weight::name).collect();
-        assert_eq!(names.len(), 18);
+        assert_eq!(names.len(), 20);
         assert_eq!(names[0], "five");
         let open_three = names.iter().position(|n| n == "open_three").unwrap();
         // Steps are factors (Gomoku's weights span 3..100000): x10 and /10, and a

@@ -112,6 +112,12 @@ pub struct PatternTable {
     /// shape along one line through it ([`Gomoku::point_counts`]; the five's is always 0: a
     /// point that makes five means a four, which the tempo rules score).
     pub(super) point: [i32; 8],
+    /// The percent of its combination's weight that the side which just moved keeps at a
+    /// leaf: the side to move answers its threats first (an open three and a closed three
+    /// are a closed three once the open one is blocked).
+    pub(super) waiting_combination: i32,
+    /// The same for the weights of its shapes, each counted once.
+    pub(super) waiting_shapes: i32,
 }
 
 impl PatternTable {
@@ -124,6 +130,8 @@ impl PatternTable {
         closed_three_open_three: 1_000,
         double_open_two: 100,
         point: [0, 1, 2, 4, 8, 15, 40, 0],
+        waiting_combination: 30,
+        waiting_shapes: 60,
     };
 
     /// The weight of the strongest combination present: the largest weight among the shapes
@@ -182,6 +190,14 @@ impl PatternTable {
     /// table did.
     #[inline]
     pub(super) fn leaf_score(&self, c: &[u16; 8]) -> i32 {
+        let (best, singles) = self.leaf_parts(c);
+        best + singles
+    }
+
+    /// [`PatternTable::leaf_score`] in its two parts: the strongest combination's weight, and
+    /// the shapes' own weights.
+    #[inline]
+    fn leaf_parts(&self, c: &[u16; 8]) -> (i32, i32) {
         let w = &self.single;
         let mut best = 0;
         let mut singles = 0;
@@ -210,7 +226,7 @@ impl PatternTable {
         if open_two >= 2 {
             best = best.max(self.double_open_two);
         }
-        best + singles
+        (best, singles)
     }
 
     /// The weight of a side's potential: its [`Gomoku::point_counts`] by
@@ -224,11 +240,23 @@ impl PatternTable {
             .sum()
     }
 
-    /// A side's whole score at a leaf: its shapes ([`PatternTable::leaf_score`], from the
-    /// counts the caller already has) and its potential ([`PatternTable::point_score`]).
+    /// The side to move's whole score at a leaf: its shapes ([`PatternTable::leaf_score`],
+    /// from the counts the caller already has) and its potential
+    /// ([`PatternTable::point_score`]).
     #[inline]
     fn side_score(&self, game: &Gomoku, player: Player, shapes: &PatternCounts) -> i32 {
         self.leaf_score(&shapes.counts) + self.point_score(&game.point_counts(player).counts)
+    }
+
+    /// The score of the side that just moved: as [`PatternTable::side_score`], with its
+    /// combination and its shapes kept at [`PatternTable::waiting_combination`] and
+    /// [`PatternTable::waiting_shapes`] percent (its potential whole).
+    #[inline]
+    fn waiting_score(&self, game: &Gomoku, player: Player, shapes: &PatternCounts) -> i32 {
+        let (best, singles) = self.leaf_parts(&shapes.counts);
+        best * self.waiting_combination / 100
+            + singles * self.waiting_shapes / 100
+            + self.point_score(&game.point_counts(player).counts)
     }
 }
 
@@ -344,7 +372,9 @@ impl Evaluator<Gomoku> for GomokuEval {
     }
 
     /// Own pattern score minus the opponent's, from the side to move (each side's shapes and
-    /// its potential, the empty points where its stones would make shapes), with the tempo the
+    /// its potential, the empty points where its stones would make shapes; the opponent, who
+    /// just moved, keeps only part of its shapes' weights: the side to move answers them
+    /// first, [`PatternTable::waiting_combination`]), with the tempo the
     /// move gives: a four of the mover's is a five next move ([`FOUR_TO_MOVE`]); failing
     /// that, an open four of the opponent's cannot be stopped ([`FACING_OPEN_FOUR`]); an open
     /// three of the mover's, with no opposing four to answer, becomes an open four
@@ -366,11 +396,11 @@ impl Evaluator<Gomoku> for GomokuEval {
             let (own, other) = match self {
                 Self::Patterns => (
                     PatternTable::DEFAULT.side_score(game, mover, &mine),
-                    PatternTable::DEFAULT.side_score(game, mover.other(), &theirs),
+                    PatternTable::DEFAULT.waiting_score(game, mover.other(), &theirs),
                 ),
                 Self::Weighted(table) => (
                     table.side_score(game, mover, &mine),
-                    table.side_score(game, mover.other(), &theirs),
+                    table.waiting_score(game, mover.other(), &theirs),
                 ),
             };
             own - other + tempo

@@ -978,6 +978,16 @@ impl GameOptions for GomokuOptions {
             "Point: closed two",
             "each empty point where a stone makes a closed two, per line (1)",
         ),
+        OptionDoc::no_flag(
+            "patterns.waiting_combination",
+            "Waiting: combination %",
+            "percent of its combination's weight the side that just moved keeps (30)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.waiting_shapes",
+            "Waiting: shapes %",
+            "percent of its shapes' weights the side that just moved keeps (60)",
+        ),
     ];
 
     fn validate(&self, source: &str) -> Result<(), ConfigError> {

@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::eval::PatternTable;
 
+/// The largest `waiting_*` share, in percent: the whole weight.
+pub const MAX_PERCENT: f64 = 100.0;
+
 /// The largest weight: the five's default. Pattern scores then stay far from the
 /// evaluation's named values (a four to move is 500000), which only the tempo rules give.
 pub const MAX_WEIGHT: f64 = 100_000.0;
@@ -15,10 +18,12 @@ pub const MAX_WEIGHT: f64 = 100_000.0;
 /// A side's score is the weight of the strongest combination it holds (the largest weight
 /// among those present) plus every shape's own weight once per shape, so that more of a kind
 /// counts for more, plus its potential: each empty point weighed by the shape a stone of its
-/// own would make there along each line through it (`point_*`). The evaluation is the mover's score minus the opponent's, with the
-/// tempo rules of [`super::eval`] on top. Under `rule = "standard"` an overline is no shape at
-/// all, so `five` never rewards one. Weights are 0..=100000; fractions are kept for tuning
-/// and rounded when used.
+/// own would make there along each line through it (`point_*`). The evaluation is the mover's
+/// score minus the opponent's (whose combination and shapes count at their `waiting_*`
+/// percent: the mover answers them first), with the tempo rules of [`super::eval`] on top.
+/// Under `rule = "standard"` an overline is no shape at all, so `five` never rewards one.
+/// Weights are 0..=100000 and the shares 0..=100; fractions are kept for tuning and rounded
+/// when used.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PatternWeights {
@@ -59,6 +64,12 @@ pub struct PatternWeights {
     pub point_open_two: f64,
     /// ... a closed two (1).
     pub point_closed_two: f64,
+    /// The percent of its strongest combination's weight that the side which just moved
+    /// keeps at the search's horizon (30): the side to move answers its threats first, and
+    /// an open three beside a closed three is a closed three once the open one is blocked.
+    pub waiting_combination: f64,
+    /// The same for its shapes' own weights (60). Its potential counts whole.
+    pub waiting_shapes: f64,
 }
 
 impl Default for PatternWeights {
@@ -83,13 +94,15 @@ impl Default for PatternWeights {
             point_closed_three: 4.0,
             point_open_two: 2.0,
             point_closed_two: 1.0,
+            waiting_combination: 30.0,
+            waiting_shapes: 60.0,
         }
     }
 }
 
 impl PatternWeights {
     /// Every weight with its key, strongest pattern first (the order of the struct).
-    pub fn entries(&self) -> [(&'static str, f64); 18] {
+    pub fn entries(&self) -> [(&'static str, f64); 20] {
         [
             ("five", self.five),
             ("open_four", self.open_four),
@@ -109,6 +122,8 @@ impl PatternWeights {
             ("point_closed_three", self.point_closed_three),
             ("point_open_two", self.point_open_two),
             ("point_closed_two", self.point_closed_two),
+            ("waiting_combination", self.waiting_combination),
+            ("waiting_shapes", self.waiting_shapes),
         ]
     }
 
@@ -129,8 +144,13 @@ impl PatternWeights {
     /// The first weight out of range: `(key, value, what is expected)`.
     pub fn check(&self) -> Result<(), (&'static str, f64, String)> {
         for (key, weight) in self.entries() {
-            if !(weight.is_finite() && (0.0..=MAX_WEIGHT).contains(&weight)) {
-                return Err((key, weight, format!("must be a number 0..={MAX_WEIGHT}")));
+            let (max, unit) = if key.starts_with("waiting_") {
+                (MAX_PERCENT, " (percent)")
+            } else {
+                (MAX_WEIGHT, "")
+            };
+            if !(weight.is_finite() && (0.0..=max).contains(&weight)) {
+                return Err((key, weight, format!("must be a number 0..={max}{unit}")));
             }
         }
         Ok(())
@@ -139,14 +159,15 @@ impl PatternWeights {
     /// The weights as the evaluator uses them: whole numbers (rounded; out-of-range values,
     /// which validation refuses, are clamped rather than trusted).
     pub fn table(&self) -> PatternTable {
-        let w = |x: f64| {
+        let clamped = |x: f64, max: f64| {
             if x.is_finite() {
                 // In 0..=100000 after the clamp, so the cast is exact.
-                x.clamp(0.0, MAX_WEIGHT).round() as i32
+                x.clamp(0.0, max).round() as i32
             } else {
                 0
             }
         };
+        let w = |x: f64| clamped(x, MAX_WEIGHT);
         PatternTable {
             single: [
                 0,
@@ -173,6 +194,8 @@ impl PatternWeights {
                 w(self.point_open_four),
                 0,
             ],
+            waiting_combination: clamped(self.waiting_combination, MAX_PERCENT),
+            waiting_shapes: clamped(self.waiting_shapes, MAX_PERCENT),
         }
     }
 }
@@ -202,6 +225,15 @@ mod tests {
         };
         assert_eq!(nan.check().unwrap_err().0, "closed_two");
         assert_eq!(nan.table().single[1], 0);
+        // A share is a percent: 101 is refused where a weight of 101 is not.
+        let share = PatternWeights {
+            waiting_shapes: 101.0,
+            ..PatternWeights::default()
+        };
+        let (key, value, expected) = share.check().unwrap_err();
+        assert_eq!((key, value), ("waiting_shapes", 101.0));
+        assert!(expected.contains("0..=100 (percent)"), "{expected}");
+        assert_eq!(share.table().waiting_shapes, 100);
     }
 
     #[test]
