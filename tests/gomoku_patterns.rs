@@ -92,10 +92,10 @@ fn configured_weights_change_the_evaluation() {
     // White to move, facing Black's open three: its category and its own weight both
     // double from 200 to 400, and Black, who just moved, keeps its `waiting_*` percent of
     // each, so White's view is 200 * (30 + 60) / 100 worse.
-    let d = PatternWeights::default();
-    let worse = 200.0 * (d.waiting_combination + d.waiting_shapes) / 100.0;
+    let shares = PatternTable::DEFAULT;
+    let worse = 200 * (shares.waiting_combination() + shares.waiting_shapes()) / 100;
     let default = GomokuEval::Patterns.evaluate(&g);
-    assert_eq!(f64::from(default - eval.evaluate(&g)), worse, "{default}");
+    assert_eq!(default - eval.evaluate(&g), worse, "{default}");
     // A table of zeros sees no shape at all: only the tempo rules remain.
     let zero = PatternWeights {
         five: 0.0,

@@ -134,6 +134,18 @@ impl PatternTable {
         waiting_shapes: 60,
     };
 
+    /// [`PatternTable::waiting_combination`]: the percent of its strongest combination's
+    /// weight that the side which just moved keeps.
+    pub const fn waiting_combination(&self) -> i32 {
+        self.waiting_combination
+    }
+
+    /// [`PatternTable::waiting_shapes`]: the percent of its shapes' weights that the side
+    /// which just moved keeps.
+    pub const fn waiting_shapes(&self) -> i32 {
+        self.waiting_shapes
+    }
+
     /// The weight of the strongest combination present: the largest weight among the shapes
     /// and pairs of shapes that `counts` hold (with the default table, the first of five,
     /// open four or four-four or four-three, three-three ... closed two). `const` so that
