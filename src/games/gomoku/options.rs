@@ -173,6 +173,7 @@ impl PatternWeights {
                 w(self.point_open_four),
                 0,
             ],
+            combination: [0; 6],
         }
     }
 }
