@@ -427,8 +427,8 @@ fn options_from_toml_and_from_text() {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    // Then the pattern weights, `patterns.five` .. `patterns.point_closed_two`.
-    assert_eq!(entries.len(), 6 + 18, "{entries:?}");
+    // Then the pattern weights, `patterns.five` .. `patterns.point_double_two`.
+    assert_eq!(entries.len(), 6 + 23, "{entries:?}");
     assert_eq!(entries[6], ("patterns.five", "100000"));
     assert_eq!(
         entries[..6],

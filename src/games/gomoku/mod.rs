@@ -1018,6 +1018,31 @@ impl GameOptions for GomokuOptions {
             "Point: closed two",
             "each empty point where a stone makes a closed two, per line (1)",
         ),
+        OptionDoc::no_flag(
+            "patterns.point_double_four",
+            "Point: two fours",
+            "each empty point where a stone makes fours in two directions (0)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_four_three",
+            "Point: four + three",
+            "each empty point where a stone makes a four and an open three (0)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_double_three",
+            "Point: two threes",
+            "each empty point where a stone makes open threes in two directions (0)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_three_two",
+            "Point: three + two",
+            "each empty point where a stone makes an open three and an open two (0)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_double_two",
+            "Point: two twos",
+            "each empty point where a stone makes open twos in two directions (0)",
+        ),
     ];
 
     fn validate(&self, source: &str) -> Result<(), ConfigError> {

@@ -15,7 +15,9 @@ pub const MAX_WEIGHT: f64 = 100_000.0;
 /// A side's score is the weight of the strongest combination it holds (the largest weight
 /// among those present) plus every shape's own weight once per shape, so that more of a kind
 /// counts for more, plus its potential: each empty point weighed by the shape a stone of its
-/// own would make there along each line through it (`point_*`). The evaluation is the mover's score minus the opponent's, with the
+/// own would make there along each line through it (`point_open_four` .. `point_closed_two`),
+/// and once more by the combination those shapes make across its four directions
+/// (`point_double_four` .. `point_double_two`). The evaluation is the mover's score minus the opponent's, with the
 /// tempo rules of [`super::eval`] on top. Under `rule = "standard"` an overline is no shape at
 /// all, so `five` never rewards one. Weights are 0..=100000; fractions are kept for tuning
 /// and rounded when used.
@@ -59,6 +61,18 @@ pub struct PatternWeights {
     pub point_open_two: f64,
     /// ... a closed two (1).
     pub point_closed_two: f64,
+    /// Each empty point where a stone would make fours in two directions (default 0), on
+    /// top of its directions' `point_*` weights; a point counts as the first of these five
+    /// combinations that applies.
+    pub point_double_four: f64,
+    /// ... a four (open or closed) and an open three (0).
+    pub point_four_three: f64,
+    /// ... open threes in two directions (0).
+    pub point_double_three: f64,
+    /// ... an open three and an open two (0).
+    pub point_three_two: f64,
+    /// ... open twos in two directions (0).
+    pub point_double_two: f64,
 }
 
 impl Default for PatternWeights {
@@ -83,13 +97,18 @@ impl Default for PatternWeights {
             point_closed_three: 4.0,
             point_open_two: 2.0,
             point_closed_two: 1.0,
+            point_double_four: 0.0,
+            point_four_three: 0.0,
+            point_double_three: 0.0,
+            point_three_two: 0.0,
+            point_double_two: 0.0,
         }
     }
 }
 
 impl PatternWeights {
     /// Every weight with its key, strongest pattern first (the order of the struct).
-    pub fn entries(&self) -> [(&'static str, f64); 18] {
+    pub fn entries(&self) -> [(&'static str, f64); 23] {
         [
             ("five", self.five),
             ("open_four", self.open_four),
@@ -109,11 +128,16 @@ impl PatternWeights {
             ("point_closed_three", self.point_closed_three),
             ("point_open_two", self.point_open_two),
             ("point_closed_two", self.point_closed_two),
+            ("point_double_four", self.point_double_four),
+            ("point_four_three", self.point_four_three),
+            ("point_double_three", self.point_double_three),
+            ("point_three_two", self.point_three_two),
+            ("point_double_two", self.point_double_two),
         ]
     }
 
-    /// The same weights with the potential off (every `point_*` at 0): the assignment's
-    /// table alone.
+    /// The same weights with the potential off (every `point_*` at 0, the combinations'
+    /// too): the assignment's table alone.
     pub fn without_potential(self) -> Self {
         Self {
             point_open_four: 0.0,
@@ -122,6 +146,11 @@ impl PatternWeights {
             point_closed_three: 0.0,
             point_open_two: 0.0,
             point_closed_two: 0.0,
+            point_double_four: 0.0,
+            point_four_three: 0.0,
+            point_double_three: 0.0,
+            point_three_two: 0.0,
+            point_double_two: 0.0,
             ..self
         }
     }
@@ -173,7 +202,14 @@ impl PatternWeights {
                 w(self.point_open_four),
                 0,
             ],
-            combination: [0; 6],
+            combination: [
+                0,
+                w(self.point_double_four),
+                w(self.point_four_three),
+                w(self.point_double_three),
+                w(self.point_three_two),
+                w(self.point_double_two),
+            ],
         }
     }
 }
