@@ -191,8 +191,15 @@ fn a_double_three_point_adds_its_combination_weight_once() {
         }
     }
     assert_eq!(black, expected);
-    // From the config file: White's view gets worse by exactly the weight.
+    // Kept by play and undo (a game from options with a combination weight keeps them; one
+    // without works them out when asked), the same counts.
     let options = weights("[gomoku.patterns]\npoint_double_three = 700\n");
+    assert!(!g.keeps_combinations());
+    let mut kept = Gomoku::new_game(&options);
+    assert!(kept.keeps_combinations());
+    kept.play_line(DOUBLE_THREE).unwrap();
+    assert_eq!(kept.combination_counts(Player::First), black);
+    // From the config file: White's view gets worse by exactly the weight.
     assert!((options.patterns.point_double_three - 700.0).abs() < f64::EPSILON);
     let eval = Gomoku::evaluator(&options, "default").unwrap();
     assert!(matches!(eval, GomokuEval::Weighted(_)), "{eval:?}");

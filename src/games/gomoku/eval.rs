@@ -258,9 +258,20 @@ impl PatternTable {
     /// [`PatternTable::combination_score`]).
     #[inline]
     fn side_score(&self, game: &Gomoku, player: Player, shapes: &PatternCounts) -> i32 {
-        self.leaf_score(&shapes.counts)
-            + self.point_score(&game.point_counts(player).counts)
-            + self.combination_score(&game.combination_counts(player))
+        let score =
+            self.leaf_score(&shapes.counts) + self.point_score(&game.point_counts(player).counts);
+        if self.weighs_combinations() {
+            score + self.combination_score(&game.combination_counts(player))
+        } else {
+            score
+        }
+    }
+
+    /// True when a combination weight is not 0: the evaluation then reads
+    /// [`Gomoku::combination_counts`], which a game keeps up to date only when told to
+    /// ([`Gomoku::set_combinations`]).
+    pub fn weighs_combinations(&self) -> bool {
+        self.combination.iter().any(|&w| w != 0)
     }
 }
 
@@ -406,7 +417,11 @@ impl Gomoku {
     /// their four directions (indexed by it; index 0 counts the points with none), weighed
     /// by the evaluation's combination weights.
     pub fn combination_counts(&self, player: Player) -> [u16; 6] {
-        let lanes = self.combos[player.index()];
+        let lanes = if self.combinations {
+            self.combos[player.index()]
+        } else {
+            self.combinations_from_scratch().0[player.index()]
+        };
         std::array::from_fn(|i| (lanes >> (16 * i)) as u16)
     }
 
