@@ -428,7 +428,7 @@ fn options_from_toml_and_from_text() {
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
     // Then the pattern weights, `patterns.five` .. `patterns.waiting_shapes`.
-    assert_eq!(entries.len(), 6 + 20, "{entries:?}");
+    assert_eq!(entries.len(), 6 + 25, "{entries:?}");
     assert_eq!(entries[6], ("patterns.five", "100000"));
     assert_eq!(
         entries[..6],

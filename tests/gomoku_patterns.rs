@@ -8,6 +8,7 @@
 use gametree::config::Config;
 use gametree::engine::api::{Algorithm, EngineSettings};
 use gametree::engine::{Evaluator, Game, Outcome, Player};
+use gametree::games::gomoku::eval::Combination;
 use gametree::games::gomoku::shape::Shape;
 use gametree::games::gomoku::{
     Cell, Gomoku, GomokuEval, GomokuOptions, PatternTable, PatternWeights, Rule,
@@ -62,6 +63,11 @@ fn the_default_table_is_the_assignments_and_needs_no_config() {
         ("point_closed_three", 4.0),
         ("point_open_two", 2.0),
         ("point_closed_two", 1.0),
+        ("point_double_four", 0.0),
+        ("point_four_three", 0.0),
+        ("point_double_three", 0.0),
+        ("point_three_two", 0.0),
+        ("point_double_two", 0.0),
         ("waiting_combination", 30.0),
         ("waiting_shapes", 60.0),
     ];
@@ -116,6 +122,11 @@ fn configured_weights_change_the_evaluation() {
         point_closed_three: 0.0,
         point_open_two: 0.0,
         point_closed_two: 0.0,
+        point_double_four: 0.0,
+        point_four_three: 0.0,
+        point_double_three: 0.0,
+        point_three_two: 0.0,
+        point_double_two: 0.0,
         waiting_combination: 0.0,
         waiting_shapes: 0.0,
     };
@@ -157,6 +168,54 @@ fn the_potential_weighs_each_empty_point_by_the_shape_a_stone_makes_there() {
     );
 }
 
+/// Black's f8 g8 and h6 h7: a stone on h8 makes open threes along its row and its column, a
+/// double-three point, the only one. White's stones are parked where they make nothing;
+/// White to move.
+const DOUBLE_THREE: &str = "f8 a15 g8 o1 h6 a1 h7";
+
+/// The combination weights: each empty point counts once more, by what its stone would make
+/// in its four directions together.
+#[test]
+fn a_double_three_point_adds_its_combination_weight_once() {
+    let g = after(Rule::Freestyle, DOUBLE_THREE);
+    let h8 = cell(&g, "h8");
+    let shapes = g.shapes_if_played(h8, Player::First);
+    assert_eq!(
+        Combination::of(shapes),
+        Combination::DoubleThree,
+        "{shapes:?}"
+    );
+    let black = g.combination_counts(Player::First);
+    let white = g.combination_counts(Player::Second);
+    assert_eq!(black[Combination::DoubleThree as usize], 1, "{black:?}");
+    assert_eq!(white[Combination::DoubleThree as usize], 0, "{white:?}");
+    // Counted point by point, the kept counts agree.
+    let mut expected = [0u16; 6];
+    for index in 0..15 * 15 {
+        let cell = index as Cell;
+        if g.at(cell).is_none() {
+            expected[Combination::of(g.shapes_if_played(cell, Player::First)) as usize] += 1;
+        }
+    }
+    assert_eq!(black, expected);
+    // Kept by play and undo (a game from options with a combination weight keeps them; one
+    // without works them out when asked), the same counts.
+    let options = weights("[gomoku.patterns]\npoint_double_three = 700\n");
+    assert!(!g.keeps_combinations());
+    let mut kept = Gomoku::new_game(&options);
+    assert!(kept.keeps_combinations());
+    kept.play_line(DOUBLE_THREE).unwrap();
+    assert_eq!(kept.combination_counts(Player::First), black);
+    // From the config file: White's view gets worse by exactly the weight.
+    assert!((options.patterns.point_double_three - 700.0).abs() < f64::EPSILON);
+    let eval = Gomoku::evaluator(&options, "default").unwrap();
+    assert!(matches!(eval, GomokuEval::Weighted(_)), "{eval:?}");
+    assert_eq!(GomokuEval::Patterns.evaluate(&g) - eval.evaluate(&g), 700);
+    // Once Black has played h8 the point is taken, and no double three is left to weigh.
+    let mut played = g.clone();
+    played.play_line("a3 h8").unwrap();
+    let black = played.combination_counts(Player::First);
+    assert_eq!(black[Combination::DoubleThree as usize], 0, "{black:?}");
 /// The side that just moved keeps only its `waiting_*` percent of its combination and of its
 /// shapes: the side to move answers them first. With the side to move's shapes unchanged, the
 /// evaluation moves by exactly the part given back.
@@ -207,6 +266,17 @@ fn weights_out_of_range_are_refused_naming_the_key() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("gomoku.patterns.five"), "{e}");
+    let e = Config::parse("[gomoku.patterns]\npoint_double_three = -1\n", "my.toml")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e, "my.toml: gomoku.patterns.point_double_three = -1: must be a number 0..=100000",
+        "{e}"
+    );
+    let e = Config::parse("[gomoku.patterns]\npoint_four_three = 100001\n", "my.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("gomoku.patterns.point_four_three"), "{e}");
     let e = Config::parse("[gomoku.patterns]\nopen_threes = 1\n", "my.toml")
         .unwrap_err()
         .to_string();
@@ -309,6 +379,11 @@ fn under_the_standard_rule_an_overline_is_no_five_and_earns_nothing() {
         point_closed_three: 0.0,
         point_open_two: 0.0,
         point_closed_two: 0.0,
+        point_double_four: 0.0,
+        point_four_three: 0.0,
+        point_double_three: 0.0,
+        point_three_two: 0.0,
+        point_double_two: 0.0,
         waiting_combination: 0.0,
         waiting_shapes: 0.0,
     }

@@ -1,6 +1,6 @@
 //! Gomoku evaluation by line patterns, and the ranking of candidate points that makes a
 //! 15x15 search feasible. Reads the shape counts that `play` keeps per line, and the shapes
-//! each point would make that the position caches per line; allocates nothing per call.
+//! each point would make, which `play` keeps per line too; allocates nothing per call.
 //!
 //! The weights are the classic Gomoku table (five 100000; open four, double closed four or
 //! closed four + open three 10000; double open three 5000; closed three + open three 1000;
@@ -9,7 +9,9 @@
 //! takes them from `[gomoku.patterns]` ([`super::options::PatternWeights`]), while candidate
 //! ranking keeps the built-in table ([`PatternTable::DEFAULT`]). The evaluation also weighs
 //! each side's potential: the empty points where its stone would make a shape, per line
-//! ([`Gomoku::point_counts`], the `point_*` weights).
+//! ([`Gomoku::point_counts`], the `point_*` weights), and per point the combination of
+//! shapes its stone would make in its four directions ([`Combination`],
+//! [`Gomoku::combination_counts`]).
 
 use std::cell::RefCell;
 
@@ -118,6 +120,10 @@ pub struct PatternTable {
     pub(super) waiting_combination: i32,
     /// The same for the weights of its shapes, each counted once.
     pub(super) waiting_shapes: i32,
+    /// Indexed by [`Combination`]: the weight of each empty point where a stone would make
+    /// that combination of shapes across its four directions, on top of the `point` weights
+    /// of each direction ([`Gomoku::combination_counts`]; index 0, none, is 0).
+    pub(super) combination: [i32; 6],
 }
 
 impl PatternTable {
@@ -132,6 +138,7 @@ impl PatternTable {
         point: [0, 1, 2, 4, 8, 15, 40, 0],
         waiting_combination: 30,
         waiting_shapes: 60,
+        combination: [0; 6],
     };
 
     /// [`PatternTable::waiting_combination`]: the percent of its strongest combination's
@@ -255,9 +262,46 @@ impl PatternTable {
     /// The side to move's whole score at a leaf: its shapes ([`PatternTable::leaf_score`],
     /// from the counts the caller already has) and its potential
     /// ([`PatternTable::point_score`]).
+    /// The weight of a side's point combinations: its [`Gomoku::combination_counts`] by
+    /// [`PatternTable::combination`].
+    #[inline]
+    pub(super) fn combination_score(&self, combos: &[u16; 6]) -> i32 {
+        combos
+            .iter()
+            .zip(&self.combination)
+            .skip(1)
+            .map(|(&n, &w)| i32::from(n) * w)
+            .sum()
+    }
+
+    /// What one empty point adds to its side's potential when a stone there would make
+    /// `shapes` (row, column, diagonal, anti-diagonal): each direction's `point` weight and
+    /// the weight of the combination they make. The evaluation's potential is this summed
+    /// over the empty points (kept as [`Gomoku::point_counts`] and
+    /// [`Gomoku::combination_counts`], which need no weights).
+    pub fn point_potential(&self, shapes: [Shape; 4]) -> i32 {
+        let directions: i32 = shapes.iter().map(|&s| self.point[s as usize]).sum();
+        directions + self.combination[Combination::of(shapes) as usize]
+    }
+
+    /// A side's potential: its points by the shape a stone would make in each direction
+    /// ([`PatternTable::point_score`]) and by their combinations
+    /// ([`PatternTable::combination_score`]).
+    #[inline]
+    fn potential(&self, game: &Gomoku, player: Player) -> i32 {
+        let score = self.point_score(&game.point_counts(player).counts);
+        if self.weighs_combinations() {
+            score + self.combination_score(&game.combination_counts(player))
+        } else {
+            score
+        }
+    }
+
+    /// The side to move's whole score at a leaf: its shapes ([`PatternTable::leaf_score`],
+    /// from the counts the caller already has) and its potential.
     #[inline]
     fn side_score(&self, game: &Gomoku, player: Player, shapes: &PatternCounts) -> i32 {
-        self.leaf_score(&shapes.counts) + self.point_score(&game.point_counts(player).counts)
+        self.leaf_score(&shapes.counts) + self.potential(game, player)
     }
 
     /// The score of the side that just moved: as [`PatternTable::side_score`], with its
@@ -268,8 +312,100 @@ impl PatternTable {
         let (best, singles) = self.leaf_parts(&shapes.counts);
         best * self.waiting_combination / 100
             + singles * self.waiting_shapes / 100
-            + self.point_score(&game.point_counts(player).counts)
+            + self.potential(game, player)
     }
+
+    /// True when a combination weight is not 0: the evaluation then reads
+    /// [`Gomoku::combination_counts`], which a game keeps up to date only when told to
+    /// ([`Gomoku::set_combinations`]).
+    pub fn weighs_combinations(&self) -> bool {
+        self.combination.iter().any(|&w| w != 0)
+    }
+}
+
+/// What the four directional shapes of one empty point make together for a side, strongest
+/// first; a point counts as the first that applies. A four is open or closed (a five counts
+/// as nothing here: the tempo rules score it), a three an open three, a two an open two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combination {
+    /// None of the below.
+    None,
+    /// Fours in two directions: a win.
+    DoubleFour,
+    /// A four and an open three: a win unless the four's answer stops the three.
+    FourThree,
+    /// Open threes in two directions.
+    DoubleThree,
+    /// An open three and an open two.
+    ThreeTwo,
+    /// Open twos in two directions.
+    DoubleTwo,
+}
+
+impl Combination {
+    /// Every combination, `Combination::ALL[c as usize] == c`.
+    pub const ALL: [Self; 6] = [
+        Self::None,
+        Self::DoubleFour,
+        Self::FourThree,
+        Self::DoubleThree,
+        Self::ThreeTwo,
+        Self::DoubleTwo,
+    ];
+
+    /// The combination of a point whose four directions give `shapes`.
+    pub fn of(shapes: [Shape; 4]) -> Self {
+        let ranks = shapes.iter().enumerate().fold(0, |key, (d, &s)| {
+            key | COMBINATION_RANK[s as usize] << (2 * d)
+        });
+        Self::ALL[usize::from(COMBINATION[usize::from(ranks)])]
+    }
+}
+
+/// What a shape counts as in a [`Combination`], indexed by [`Shape`]: 3 a four, 2 an open
+/// three, 1 an open two, 0 nothing. A point's four ranks, 2 bits a direction, are its rank
+/// key ([`Gomoku::ranks`]).
+pub(super) const COMBINATION_RANK: [u8; 8] = [0, 0, 1, 0, 2, 3, 3, 0];
+
+/// The [`Combination`] of every rank key, as a number.
+pub(super) static COMBINATION: [u8; 1 << 8] = combinations();
+
+const fn combinations() -> [u8; 1 << 8] {
+    let mut table = [0; 1 << 8];
+    let mut key = 0;
+    while key < table.len() {
+        let mut ranks = [0u8; 4];
+        let mut d = 0;
+        while d < 4 {
+            ranks[(key >> (2 * d)) & 3] += 1;
+            d += 1;
+        }
+        let [_, twos, threes, fours] = ranks;
+        let combination = if fours >= 2 {
+            Combination::DoubleFour
+        } else if fours >= 1 && threes >= 1 {
+            Combination::FourThree
+        } else if threes >= 2 {
+            Combination::DoubleThree
+        } else if threes >= 1 && twos >= 1 {
+            Combination::ThreeTwo
+        } else if twos >= 2 {
+            Combination::DoubleTwo
+        } else {
+            Combination::None
+        };
+        table[key] = combination as u8;
+        key += 1;
+    }
+    table
+}
+
+/// The [`PointKey`] of four directional shapes.
+pub(super) fn point_key(shapes: [Shape; 4]) -> PointKey {
+    shapes
+        .iter()
+        .enumerate()
+        .fold(0, |key, (d, &s)| key | (s as usize) << (3 * d))
 }
 
 /// The four directional shapes of a point packed in 3-bit fields (`shape << 3 * direction`).
@@ -301,11 +437,7 @@ const fn point_values() -> [i32; 1 << 12] {
 /// The pattern score of the four directional shapes a stone would make at one point (the
 /// table of [`PatternCounts::score`]).
 pub(super) fn point_score(shapes: [Shape; 4]) -> i32 {
-    let key = shapes
-        .iter()
-        .enumerate()
-        .fold(0, |key, (d, &s)| key | (s as usize) << (3 * d));
-    POINT_VALUE[key]
+    POINT_VALUE[point_key(shapes)]
 }
 
 /// True when one of the four shapes of a [`PointKey`] is a five (all three bits set).
@@ -327,6 +459,18 @@ impl Gomoku {
     /// weights.
     pub fn point_counts(&self, player: Player) -> PatternCounts {
         PatternCounts::from_lanes(self.point_totals[player.index()])
+    }
+
+    /// How many empty points would give `player` each [`Combination`] of shapes across
+    /// their four directions (indexed by it; index 0 counts the points with none), weighed
+    /// by the evaluation's combination weights.
+    pub fn combination_counts(&self, player: Player) -> [u16; 6] {
+        let lanes = if self.combinations {
+            self.combos[player.index()]
+        } else {
+            self.combinations_from_scratch().0[player.index()]
+        };
+        std::array::from_fn(|i| (lanes >> (16 * i)) as u16)
     }
 
     /// The shapes `player` would make by playing `cell`, in the directions row, column,
@@ -492,12 +636,6 @@ fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>)
     }
     let last = game.last_move().map(|cell| game.row_col(cell));
     let me = game.to_move().index();
-    // The shape each player's stone would make on each point, per line: kept by the position
-    // between calls, so only the lines changed since the parent's call are worked out again.
-    // (brought up to date here once, then read in place for each point and direction).
-    for index in 0..6 * n - 2 {
-        game.point_shapes(index);
-    }
     // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
     // equal values and locality fall back to cell order, so the result is reproducible.
     ranked.clear();
@@ -512,7 +650,8 @@ fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>)
             todo &= todo - 1;
             let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
             for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
-                let codes = game.point_shapes.get(index);
+                // The shape each player's stone would make there, kept by `play`.
+                let codes = game.point_shapes(index);
                 let [mine, theirs] = [codes[me], codes[1 - me]];
                 attack |= ((mine >> (3 * pos)) as usize & 7) << (3 * d);
                 defence |= ((theirs >> (3 * pos)) as usize & 7) << (3 * d);

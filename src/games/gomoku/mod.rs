@@ -10,7 +10,6 @@ pub mod threat;
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -119,7 +118,8 @@ impl FromStr for Rule {
 
 /// One line of the board (a row, a column or a diagonal): each player's stones as bits by
 /// position along the line, and each player's shape counts there (see
-/// [`ShapeTable::line_counts`]), kept up to date by `play` so evaluation is O(1).
+/// [`ShapeTable::line_counts`]) and the shape a stone would make on each empty point (see
+/// [`ShapeTable::line_point_codes`]), kept up to date by `play` so evaluation is O(1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Line {
     stones: [u32; 2],
@@ -127,67 +127,15 @@ struct Line {
     len: u8,
 }
 
-/// Marks a line's [`PointShapes`] entry as not yet computed for its stones (a line's codes
-/// use 3 bits for each of at most [`MAX_SIZE`] points: bits 0..60).
-const STALE: u64 = 1 << 63;
-
-/// Per line and player, the shape a stone of that player would make at each empty point of
-/// the line (3 bits per position along it, a [`Shape`] as a number; 0 on taken points and on
-/// lines shorter than `connect`): what candidate ranking reads for every point near the
-/// stones. Filled lazily by [`Gomoku::point_shapes`] and marked [`STALE`] by `play` on the
-/// four lines its stone changes; `undo` puts back what was there, so a node's children
-/// recompute only their own four lines. Atomics only so that a shared `&Gomoku` may fill it
-/// (the game is `Sync`); relaxed loads and stores are plain moves.
-struct PointShapes([[AtomicU64; 2]; MAX_LINES]);
-
-impl PointShapes {
-    /// Nothing computed yet (on an empty line a lone stone is already a shape when
-    /// `connect` is under 5).
-    fn new() -> Self {
-        Self(std::array::from_fn(|_| {
-            [AtomicU64::new(STALE), AtomicU64::new(STALE)]
-        }))
-    }
-
-    #[inline]
-    fn get(&self, index: usize) -> [u64; 2] {
-        let [black, white] = &self.0[index];
-        [black.load(Ordering::Relaxed), white.load(Ordering::Relaxed)]
-    }
-
-    #[inline]
-    fn set(&self, index: usize, codes: [u64; 2]) {
-        let [black, white] = &self.0[index];
-        black.store(codes[0], Ordering::Relaxed);
-        white.store(codes[1], Ordering::Relaxed);
-    }
-}
-
-impl Clone for PointShapes {
-    fn clone(&self) -> Self {
-        Self(std::array::from_fn(|index| {
-            self.get(index).map(AtomicU64::new)
-        }))
-    }
-}
-
-/// A cache of what the stones determine: positions compare by their stones alone.
-impl PartialEq for PointShapes {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for PointShapes {}
-
 /// A Gomoku position.
 ///
 /// Each stone is recorded in its four lines, and every line keeps the shapes (open three,
 /// closed four ...) of both players, so [`GomokuEval`] reads board-wide totals without a
 /// scan. The price is paid in `play`: four lines are reclassified (memoised per
-/// neighbourhood, and whole lines in a per-thread cache, see [`shape`]). It also keeps which
-/// lines hold fours and threes (for the threat code) and, lazily, the shape a stone would
-/// make on each empty point (`PointShapes`, for candidate ranking).
+/// neighbourhood, and whole lines in a per-thread cache, see [`shape`]), with the shape a
+/// stone would make on each of their empty points (for candidate ranking, the threat code
+/// and the evaluation's point combinations). It also keeps which lines hold fours and
+/// threes (for the threat code).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Gomoku {
     size: u8,
@@ -201,6 +149,9 @@ pub struct Gomoku {
     hash: u64,
     /// Whether the engine may use the threat search ([`threat`]) on this game.
     threats: bool,
+    /// Whether `play` and `undo` keep [`Gomoku::ranks`] and [`Gomoku::combos`] (see
+    /// [`Gomoku::set_combinations`]).
+    combinations: bool,
     /// Board-wide shape counts per player: 16-bit lanes indexed by [`shape::Shape`].
     totals: [u128; 2],
     /// Board-wide counts per player of the shapes a stone would make on the empty points,
@@ -210,18 +161,25 @@ pub struct Gomoku {
     /// or a four: the threat code visits only these instead of every line.
     four_lines: [u128; 2],
     three_lines: [u128; 2],
+    /// Board-wide counts per player of the empty points by the combination of shapes a
+    /// stone would make there in its four directions ([`eval::Combination`]), in 16-bit
+    /// lanes indexed by it (lane 0: the points with none).
+    combos: [u128; 2],
+    /// Per player and cell, the rank key of an empty point: what its four directions count
+    /// as in a combination ([`eval::COMBINATION_RANK`], 2 bits each); 0 on taken points.
+    ranks: [[u8; MAX_CELLS]; 2],
     lines: [Line; MAX_LINES],
-    /// The shape each empty point would make, per line (see [`PointShapes`]).
-    point_shapes: PointShapes,
 }
 
 /// What [`Gomoku::play`] saves for [`Gomoku::undo`]: the shape counts it overwrote.
 #[derive(Clone, Copy, Debug)]
 pub struct GomokuUndo {
     shapes: [LineShapes; 4],
-    point_shapes: [[u64; 2]; 4],
     totals: [u128; 2],
     point_totals: [u128; 2],
+    combos: [u128; 2],
+    /// The rank keys of the stone's point before it was played.
+    ranks: [u8; 2],
     four_lines: [u128; 2],
     three_lines: [u128; 2],
     last: Option<Cell>,
@@ -253,7 +211,7 @@ impl Gomoku {
                 *total += widen(points);
             }
         }
-        Self {
+        let mut game = Self {
             size: size as u8,
             connect: connect as u8,
             rule,
@@ -264,13 +222,17 @@ impl Gomoku {
             winner: None,
             hash: 0,
             threats: true,
+            combinations: false,
             totals: [0; 2],
             point_totals,
             four_lines: [0; 2],
             three_lines: [0; 2],
+            combos: [0; 2],
+            ranks: [[0; MAX_CELLS]; 2],
             lines,
-            point_shapes: PointShapes::new(),
-        }
+        };
+        (game.combos, game.ranks) = game.combinations_from_scratch();
+        game
     }
 
     /// The board side.
@@ -334,6 +296,23 @@ impl Gomoku {
     /// Turns the threat search (see [`threat`]) on or off for the engine.
     pub fn set_threats(&mut self, on: bool) {
         self.threats = on;
+    }
+
+    /// Makes `play` and `undo` keep the counts of points by the combination of shapes a
+    /// stone would make there ([`Gomoku::combination_counts`]), or stop keeping them. Off,
+    /// a search's moves cost less (the flips take 10-30 % of a node's time) and the counts
+    /// are worked out from the whole board when asked for: turn it on when an evaluation
+    /// weighs them (`new_game` does when a combination weight is not 0).
+    pub fn set_combinations(&mut self, on: bool) {
+        if on && !self.combinations {
+            (self.combos, self.ranks) = self.combinations_from_scratch();
+        }
+        self.combinations = on;
+    }
+
+    /// Whether the combination counts are kept (see [`Gomoku::set_combinations`]).
+    pub fn keeps_combinations(&self) -> bool {
+        self.combinations
     }
 
     /// The winner, once someone has made a line.
@@ -444,29 +423,97 @@ impl Gomoku {
         line.shapes = fresh;
     }
 
-    /// The codes of line `index` (see [`PointShapes`]), computed now if its stones changed
-    /// since they last were.
+    /// The codes of line `index`: per player, the shape a stone would make on each point
+    /// (3 bits a position along the line, see [`ShapeTable::line_point_codes`]).
     #[inline]
     fn point_shapes(&self, index: usize) -> [u64; 2] {
-        let codes = self.point_shapes.get(index);
-        // Both halves: a position shared by threads may be filled by one while another
-        // reads, and the two stores are not one; a half still stale means "compute".
-        if (codes[0] | codes[1]) & STALE == 0 {
-            return codes;
-        }
-        let codes = self.point_shapes_from_scratch(index);
-        self.point_shapes.set(index, codes);
-        codes
+        self.lines[index].shapes.codes
     }
 
-    /// The codes of line `index` if they are up to date (see [`Self::point_shapes`]).
+    /// [`Gomoku::combos`] and [`Gomoku::ranks`] worked out point by point.
+    fn combinations_from_scratch(&self) -> ([u128; 2], [[u8; MAX_CELLS]; 2]) {
+        let mut combos = [0u128; 2];
+        let mut ranks = [[0u8; MAX_CELLS]; 2];
+        let n = self.size();
+        for row in 0..n {
+            let mut empty = self.empty_in_row(row);
+            while empty != 0 {
+                let col = empty.trailing_zeros() as usize;
+                empty &= empty - 1;
+                for p in 0..2 {
+                    let mut key = 0;
+                    for (d, (index, pos)) in self.lines_through(row, col).into_iter().enumerate() {
+                        let code = (self.lines[index].shapes.codes[p] >> (3 * pos)) as usize & 7;
+                        key |= eval::COMBINATION_RANK[code] << (2 * d);
+                    }
+                    ranks[p][row * n + col] = key;
+                    combos[p] += combination_lane(key);
+                }
+            }
+        }
+        (combos, ranks)
+    }
+
+    /// Brings [`Gomoku::ranks`] and [`Gomoku::combos`] up to date after `play` put a stone
+    /// on `cell`, whose four lines `through` held `before` (and hold their new shapes now),
+    /// saving the stone's point's rank keys in `undo`. Any other point whose code changed
+    /// lies on one of the four lines only (two of them meet at the stone alone), so only its
+    /// rank in that direction changes.
+    fn update_combinations(
+        &mut self,
+        cell: usize,
+        through: &[(usize, u32); 4],
+        before: &[LineShapes; 4],
+        undo: &mut [u8; 2],
+    ) {
+        for (p, saved) in undo.iter_mut().enumerate() {
+            let stone = self.ranks[p][cell];
+            *saved = stone;
+            self.ranks[p][cell] = 0;
+            let mut combos = self.combos[p] - combination_lane(stone);
+            self.toggle_ranks(p, cell, through, before, |from, to| {
+                if eval::COMBINATION[usize::from(from)] != eval::COMBINATION[usize::from(to)] {
+                    combos = combos + combination_lane(to) - combination_lane(from);
+                }
+            });
+            self.combos[p] = combos;
+        }
+    }
+
+    /// Flips, in [`Gomoku::ranks`] of player `p`, the rank of each point of the four lines
+    /// `through` `cell` (other than `cell`) whose rank differs between `before` and the
+    /// lines' shapes now, telling `changed` each point's rank key before and after. The
+    /// same call takes the change back in `undo` (a flip is its own inverse).
     #[inline]
-    fn fresh_point_shapes(&self, index: usize) -> Option<[u64; 2]> {
-        let codes = self.point_shapes.get(index);
-        ((codes[0] | codes[1]) & STALE == 0).then_some(codes)
+    fn toggle_ranks(
+        &mut self,
+        p: usize,
+        cell: usize,
+        through: &[(usize, u32); 4],
+        before: &[LineShapes; 4],
+        mut changed: impl FnMut(u8, u8),
+    ) {
+        let n = self.size() as isize;
+        // Per direction, the step between cells along the line as its position grows.
+        let strides = [1, n, n + 1, n - 1];
+        for (d, (shapes, &(index, pos))) in before.iter().zip(through).enumerate() {
+            let mut diff =
+                (shapes.ranks[p] ^ self.lines[index].shapes.ranks[p]) & !(7 << (3 * pos));
+            while diff != 0 {
+                let at = diff.trailing_zeros() / 3;
+                let flip = (diff >> (3 * at)) as u8 & 3;
+                diff &= !(7 << (3 * at));
+                let point = cell.wrapping_add_signed((at as isize - pos as isize) * strides[d]);
+                let from = self.ranks[p][point];
+                let to = from ^ flip << (2 * d);
+                self.ranks[p][point] = to;
+                changed(from, to);
+            }
+        }
     }
 
     /// The codes of line `index` computed from its stones.
+    #[cfg(test)]
     fn point_shapes_from_scratch(&self, index: usize) -> [u64; 2] {
         let line = &self.lines[index];
         let len = u32::from(line.len);
@@ -505,6 +552,13 @@ fn line_len(n: usize, index: usize) -> usize {
         let d = (index - 2 * n) % (2 * n - 1);
         n - d.abs_diff(n - 1)
     }
+}
+
+/// One count of the [`eval::Combination`] of a rank key in the 16-bit lanes of
+/// [`Gomoku::combos`] (lane 0 counts the points with none).
+#[inline]
+fn combination_lane(ranks: u8) -> u128 {
+    1u128 << (16 * u32::from(eval::COMBINATION[usize::from(ranks)]))
 }
 
 /// Spreads eight 8-bit lanes into eight 16-bit lanes (line counts into board totals).
@@ -565,21 +619,24 @@ impl Game for Gomoku {
         let p = self.to_move.index();
         let mut undo = GomokuUndo {
             shapes: [LineShapes::default(); 4],
-            point_shapes: [[0; 2]; 4],
             totals: self.totals,
             point_totals: self.point_totals,
+            combos: self.combos,
+            ranks: [0; 2],
             four_lines: self.four_lines,
             three_lines: self.three_lines,
             last: self.last,
         };
         let mut won = false;
-        for (i, (index, pos)) in self.lines_through(row, col).into_iter().enumerate() {
+        let through = self.lines_through(row, col);
+        for (i, &(index, pos)) in through.iter().enumerate() {
             self.lines[index].stones[p] |= 1 << pos;
             undo.shapes[i] = self.lines[index].shapes;
-            undo.point_shapes[i] = self.point_shapes.get(index);
-            self.point_shapes.set(index, [STALE; 2]);
             won = won || self.wins_through(self.lines[index].stones[p], pos);
             self.refresh_line(index);
+        }
+        if self.combinations {
+            self.update_combinations(usize::from(mv), &through, &undo.shapes, &mut undo.ranks);
         }
         if won {
             self.winner = Some(self.to_move);
@@ -595,14 +652,22 @@ impl Game for Gomoku {
         self.to_move = self.to_move.other();
         let p = self.to_move.index();
         let (row, col) = self.row_col(mv);
-        for (i, (index, pos)) in self.lines_through(row, col).into_iter().enumerate() {
+        let through = self.lines_through(row, col);
+        let cell = usize::from(mv);
+        if self.combinations {
+            for q in 0..2 {
+                self.toggle_ranks(q, cell, &through, &undo.shapes, |_, _| {});
+                self.ranks[q][cell] = undo.ranks[q];
+            }
+        }
+        for (i, (index, pos)) in through.into_iter().enumerate() {
             let line = &mut self.lines[index];
             line.stones[p] &= !(1 << pos);
             line.shapes = undo.shapes[i];
-            self.point_shapes.set(index, undo.point_shapes[i]);
         }
         self.totals = undo.totals;
         self.point_totals = undo.point_totals;
+        self.combos = undo.combos;
         self.four_lines = undo.four_lines;
         self.three_lines = undo.three_lines;
         self.last = undo.last;
@@ -979,6 +1044,31 @@ impl GameOptions for GomokuOptions {
             "each empty point where a stone makes a closed two, per line (1)",
         ),
         OptionDoc::no_flag(
+            "patterns.point_double_four",
+            "Point: two fours",
+            "each empty point where a stone makes fours in two directions (0)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_four_three",
+            "Point: four + three",
+            "each empty point where a stone makes a four and an open three (0)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_double_three",
+            "Point: two threes",
+            "each empty point where a stone makes open threes in two directions (0)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_three_two",
+            "Point: three + two",
+            "each empty point where a stone makes an open three and an open two (0)",
+        ),
+        OptionDoc::no_flag(
+            "patterns.point_double_two",
+            "Point: two twos",
+            "each empty point where a stone makes open twos in two directions (0)",
+        ),
+        OptionDoc::no_flag(
             "patterns.waiting_combination",
             "Waiting: combination %",
             "percent of its combination's weight the side that just moved keeps (30)",
@@ -1056,6 +1146,7 @@ impl Playable for Gomoku {
         let connect = options.connect.clamp(2, MAX_CONNECT.min(size));
         let mut game = Self::new(size, connect, options.rule);
         game.threats = options.threats;
+        game.set_combinations(options.patterns.table().weighs_combinations());
         game
     }
 
@@ -1146,8 +1237,10 @@ mod tests {
             } else {
                 Rule::Freestyle
             };
+            let mut game = Gomoku::new(size, connect.min(size), rule);
+            game.set_combinations(true);
             Self {
-                game: Gomoku::new(size, connect.min(size), rule),
+                game,
                 played: Vec::new(),
                 moves: Vec::new(),
             }
@@ -1176,49 +1269,95 @@ mod tests {
         }
     }
 
-    /// `game` with nothing in its point-shape cache: every shape worked out from the stones.
+    /// `game` with everything its stones determine worked out from them: each line's shapes
+    /// without the per-thread line cache, the board totals as their sums, the sets of lines
+    /// with fours and threes from the lines' counts, the point combinations point by point.
     pub(super) fn uncached(game: &Gomoku) -> Gomoku {
-        let fresh = game.clone();
-        for index in 0..MAX_LINES {
-            fresh.point_shapes.set(index, [STALE; 2]);
+        let mut fresh = game.clone();
+        fresh.totals = [0; 2];
+        fresh.point_totals = [0; 2];
+        fresh.four_lines = [0; 2];
+        fresh.three_lines = [0; 2];
+        for index in 0..6 * game.size() - 2 {
+            let line = &mut fresh.lines[index];
+            let [black, white] = line.stones;
+            line.shapes = game.table.line_shapes(black, white, u32::from(line.len));
+            for p in 0..2 {
+                let counts = line.shapes.counts[p];
+                fresh.totals[p] += widen(counts);
+                fresh.point_totals[p] += widen(line.shapes.points[p]);
+                if counts & threat::HAS_FOUR != 0 {
+                    fresh.four_lines[p] |= 1 << index;
+                }
+                if counts & (threat::HAS_FOUR | threat::HAS_THREE) != 0 {
+                    fresh.three_lines[p] |= 1 << index;
+                }
+            }
         }
+        (fresh.combos, fresh.ranks) = fresh.combinations_from_scratch();
         fresh
     }
 
-    /// Every line's cached point shapes, where computed, equal the ones its stones give; the
-    /// lines' shapes are their stones', the board totals their sums, and the sets of lines
-    /// with fours and threes match the lines' counts.
-    fn assert_point_shapes_fresh(g: &Gomoku) {
-        for p in 0..2 {
-            let (mut fours, mut threes) = (0u128, 0u128);
-            let (mut totals, mut points) = (0u128, 0u128);
-            for (index, line) in g.lines.iter().enumerate() {
-                let counts = line.shapes.counts[p];
-                if counts & threat::HAS_FOUR != 0 {
-                    fours |= 1 << index;
-                }
-                if counts & (threat::HAS_FOUR | threat::HAS_THREE) != 0 {
-                    threes |= 1 << index;
-                }
-                let len = u32::from(line.len);
-                let [black, white] = line.stones;
-                assert_eq!(line.shapes, g.table.line_shapes(black, white, len));
-                totals += widen(counts);
-                points += widen(line.shapes.points[p]);
+    /// The combination counts of every empty point, from the shapes a stone would make there
+    /// worked out afresh ([`Gomoku::shapes_if_played`], which reads no cached code).
+    fn combinations_by_points(g: &Gomoku) -> [u128; 2] {
+        let mut combos = [0u128; 2];
+        for cell in 0..g.size() * g.size() {
+            let cell = cell as Cell;
+            if g.at(cell).is_some() {
+                continue;
             }
-            assert_eq!(g.four_lines[p], fours, "player {p}\n{g}");
-            assert_eq!(g.three_lines[p], threes, "player {p}\n{g}");
-            assert_eq!(g.totals[p], totals, "player {p}\n{g}");
-            assert_eq!(g.point_totals[p], points, "player {p}\n{g}");
+            for (p, total) in combos.iter_mut().enumerate() {
+                let shapes = g.shapes_if_played(cell, [Player::First, Player::Second][p]);
+                *total += 1u128 << (16 * eval::Combination::of(shapes) as u32);
+            }
         }
+        combos
+    }
+
+    /// What `play` and `undo` keep equals what the stones give: the lines' shapes and codes,
+    /// the board totals, the line sets, the point combinations (also counted point by point
+    /// from shapes worked out afresh).
+    fn assert_point_shapes_fresh(g: &Gomoku) {
+        let fresh = uncached(g);
         for index in 0..6 * g.size() - 2 {
-            let cached = g.point_shapes.get(index);
-            if cached[0] & STALE == 0 {
-                assert_eq!(
-                    cached,
-                    g.point_shapes_from_scratch(index),
-                    "line {index}\n{g}"
-                );
+            assert_eq!(g.lines[index], fresh.lines[index], "line {index}\n{g}");
+            assert_eq!(
+                g.point_shapes(index),
+                g.point_shapes_from_scratch(index),
+                "line {index}\n{g}"
+            );
+        }
+        assert_eq!(g.totals, fresh.totals, "\n{g}");
+        assert_eq!(g.point_totals, fresh.point_totals, "\n{g}");
+        assert_eq!(g.four_lines, fresh.four_lines, "\n{g}");
+        assert_eq!(g.three_lines, fresh.three_lines, "\n{g}");
+        assert_eq!(g.combos, fresh.combos, "\n{g}");
+        assert_eq!(g.ranks, fresh.ranks, "\n{g}");
+        assert_eq!(g.combos, combinations_by_points(g), "\n{g}");
+        // Not kept, the counts are worked out when asked for, and the same.
+        let mut off = g.clone();
+        off.set_combinations(false);
+        for player in [Player::First, Player::Second] {
+            assert_eq!(off.combination_counts(player), g.combination_counts(player));
+        }
+        // The potential the evaluation weighs, from the counts kept, equals the sum over the
+        // empty points of what each adds: with the combination weights at 0 (the directions
+        // alone, as before they existed), and with some.
+        let combined = PatternTable {
+            combination: [0, 1000, 300, 70, 9, 2],
+            ..PatternTable::DEFAULT
+        };
+        for table in [PatternTable::DEFAULT, combined] {
+            for player in [Player::First, Player::Second] {
+                let by_points: i32 = (0..g.size() * g.size())
+                    .map(|cell| cell as Cell)
+                    .filter(|&cell| g.at(cell).is_none())
+                    .map(|cell| table.point_potential(g.shapes_if_played(cell, player)))
+                    .sum();
+                let kept = table.point_score(&g.point_counts(player).counts)
+                    + table.combination_score(&g.combination_counts(player));
+                assert_eq!(kept, by_points, "{player:?}\n{g}");
             }
         }
     }
@@ -1226,9 +1365,9 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
-        /// After any sequence of moves, take-backs and candidate rankings (which fill the
-        /// cache), the cached point shapes match the stones, and the candidates match those
-        /// of the same position with nothing cached.
+        /// After any sequence of moves, take-backs and candidate rankings, what `play` and
+        /// `undo` keep (line shapes and codes, totals, line sets, point combinations) matches
+        /// the stones, and the candidates match those of the same position worked out afresh.
         #[test]
         fn point_shapes_follow_play_and_undo(
             size in 5usize..=16,
@@ -1248,9 +1387,24 @@ mod tests {
                 }
                 assert_point_shapes_fresh(&walk.game);
             }
-            let g = &walk.game;
-            for index in 0..6 * g.size() - 2 {
-                prop_assert_eq!(g.point_shapes(index), g.point_shapes_from_scratch(index));
+        }
+    }
+
+    #[test]
+    fn rank_codes_are_the_combination_ranks() {
+        // Every code at every position of a line, beside others.
+        for code in 0..8u64 {
+            for pos in 0..MAX_SIZE as u32 {
+                let other = (pos + 1) % 20;
+                let codes = code << (3 * pos) | 0o4 << (3 * other);
+                let ranks = shape::rank_codes(codes);
+                let expected = eval::COMBINATION_RANK[code as usize];
+                assert_eq!(
+                    ranks >> (3 * pos) & 7,
+                    u64::from(expected),
+                    "{code} at {pos}"
+                );
+                assert_eq!(ranks >> (3 * other) & 7, 2, "{code} at {pos}");
             }
         }
     }

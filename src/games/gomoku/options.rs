@@ -18,12 +18,13 @@ pub const MAX_WEIGHT: f64 = 100_000.0;
 /// A side's score is the weight of the strongest combination it holds (the largest weight
 /// among those present) plus every shape's own weight once per shape, so that more of a kind
 /// counts for more, plus its potential: each empty point weighed by the shape a stone of its
-/// own would make there along each line through it (`point_*`). The evaluation is the mover's
-/// score minus the opponent's (whose combination and shapes count at their `waiting_*`
-/// percent: the mover answers them first), with the tempo rules of [`super::eval`] on top.
-/// Under `rule = "standard"` an overline is no shape at all, so `five` never rewards one.
-/// Weights are 0..=100000 and the shares 0..=100; fractions are kept for tuning and rounded
-/// when used.
+/// own would make there along each line through it (`point_open_four` .. `point_closed_two`),
+/// and once more by the combination those shapes make across its four directions
+/// (`point_double_four` .. `point_double_two`). The evaluation is the mover's score minus the
+/// opponent's (whose combination and shapes count at their `waiting_*` percent: the mover
+/// answers them first), with the tempo rules of [`super::eval`] on top. Under
+/// `rule = "standard"` an overline is no shape at all, so `five` never rewards one. Weights
+/// are 0..=100000 and the shares 0..=100; fractions are kept for tuning and rounded when used.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PatternWeights {
@@ -64,6 +65,18 @@ pub struct PatternWeights {
     pub point_open_two: f64,
     /// ... a closed two (1).
     pub point_closed_two: f64,
+    /// Each empty point where a stone would make fours in two directions (default 0), on
+    /// top of its directions' `point_*` weights; a point counts as the first of these five
+    /// combinations that applies.
+    pub point_double_four: f64,
+    /// ... a four (open or closed) and an open three (0).
+    pub point_four_three: f64,
+    /// ... open threes in two directions (0).
+    pub point_double_three: f64,
+    /// ... an open three and an open two (0).
+    pub point_three_two: f64,
+    /// ... open twos in two directions (0).
+    pub point_double_two: f64,
     /// The percent of its strongest combination's weight that the side which just moved
     /// keeps at the search's horizon (30): the side to move answers its threats first, and
     /// an open three beside a closed three is a closed three once the open one is blocked.
@@ -94,6 +107,11 @@ impl Default for PatternWeights {
             point_closed_three: 4.0,
             point_open_two: 2.0,
             point_closed_two: 1.0,
+            point_double_four: 0.0,
+            point_four_three: 0.0,
+            point_double_three: 0.0,
+            point_three_two: 0.0,
+            point_double_two: 0.0,
             waiting_combination: 30.0,
             waiting_shapes: 60.0,
         }
@@ -102,7 +120,7 @@ impl Default for PatternWeights {
 
 impl PatternWeights {
     /// Every weight with its key, strongest pattern first (the order of the struct).
-    pub fn entries(&self) -> [(&'static str, f64); 20] {
+    pub fn entries(&self) -> [(&'static str, f64); 25] {
         [
             ("five", self.five),
             ("open_four", self.open_four),
@@ -122,13 +140,18 @@ impl PatternWeights {
             ("point_closed_three", self.point_closed_three),
             ("point_open_two", self.point_open_two),
             ("point_closed_two", self.point_closed_two),
+            ("point_double_four", self.point_double_four),
+            ("point_four_three", self.point_four_three),
+            ("point_double_three", self.point_double_three),
+            ("point_three_two", self.point_three_two),
+            ("point_double_two", self.point_double_two),
             ("waiting_combination", self.waiting_combination),
             ("waiting_shapes", self.waiting_shapes),
         ]
     }
 
-    /// The same weights with the potential off (every `point_*` at 0): the assignment's
-    /// table alone.
+    /// The same weights with the potential off (every `point_*` at 0, the combinations'
+    /// too): the assignment's table alone.
     pub fn without_potential(self) -> Self {
         Self {
             point_open_four: 0.0,
@@ -137,6 +160,11 @@ impl PatternWeights {
             point_closed_three: 0.0,
             point_open_two: 0.0,
             point_closed_two: 0.0,
+            point_double_four: 0.0,
+            point_four_three: 0.0,
+            point_double_three: 0.0,
+            point_three_two: 0.0,
+            point_double_two: 0.0,
             ..self
         }
     }
@@ -193,6 +221,14 @@ impl PatternWeights {
                 w(self.point_closed_four),
                 w(self.point_open_four),
                 0,
+            ],
+            combination: [
+                0,
+                w(self.point_double_four),
+                w(self.point_four_three),
+                w(self.point_double_three),
+                w(self.point_three_two),
+                w(self.point_double_two),
             ],
             waiting_combination: clamped(self.waiting_combination, MAX_PERCENT),
             waiting_shapes: clamped(self.waiting_shapes, MAX_PERCENT),

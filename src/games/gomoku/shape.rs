@@ -255,18 +255,27 @@ impl ShapeTable {
     /// line's potential, what the evaluation weighs as `point_*` (see
     /// [`super::eval::PatternTable`]).
     pub fn line_points(&self, own: u32, opponent: u32, len: u32) -> u64 {
+        self.line_point_codes(own, opponent, len).0
+    }
+
+    /// [`ShapeTable::line_points`], and the shape itself on each point: 3 bits a position
+    /// along the line, a [`Shape`] as a number (0 on taken points, and everywhere on a line
+    /// shorter than `connect`).
+    pub fn line_point_codes(&self, own: u32, opponent: u32, len: u32) -> (u64, u64) {
         if len < self.k {
-            return 0;
+            return (0, 0);
         }
         let (own_padded, blocked) = self.pad(own, opponent, len);
         let mut empty = !(own | opponent) & ((1u32 << len) - 1);
-        let mut counts = 0u64;
+        let (mut counts, mut codes) = (0u64, 0u64);
         while empty != 0 {
             let pos = empty.trailing_zeros();
             empty &= empty - 1;
-            counts += count_lane(self.shape_if_placed(own_padded, blocked, pos));
+            let shape = self.shape_if_placed(own_padded, blocked, pos);
+            counts += count_lane(shape);
+            codes |= (shape as u64) << (3 * pos);
         }
-        counts
+        (counts, codes)
     }
 
     /// [`ShapeTable::line_counts`] and [`ShapeTable::line_points`] of both players of a
@@ -296,15 +305,16 @@ impl ShapeTable {
 
     /// [`ShapeTable::both_line_shapes`] computed now.
     pub fn line_shapes(&self, black: u32, white: u32, len: u32) -> LineShapes {
+        let (black_points, black_codes) = self.line_point_codes(black, white, len);
+        let (white_points, white_codes) = self.line_point_codes(white, black, len);
         LineShapes {
             counts: [
                 self.line_counts(black, white, len),
                 self.line_counts(white, black, len),
             ],
-            points: [
-                self.line_points(black, white, len),
-                self.line_points(white, black, len),
-            ],
+            points: [black_points, white_points],
+            codes: [black_codes, white_codes],
+            ranks: [rank_codes(black_codes), rank_codes(white_codes)],
         }
     }
 
@@ -392,16 +402,32 @@ impl ShapeTable {
     }
 }
 
-/// log2 of the entries of [`LINE_CACHE`] (40 bytes each: 2.5 MB a thread).
+/// log2 of the entries of [`LINE_CACHE`] (72 bytes each: 4.5 MB a thread).
 const LINE_CACHE_BITS: u32 = 16;
 
 /// Both players' shapes along one line (`[black's, white's]`), packed in 8-bit lanes indexed
 /// by [`Shape`]: the shapes of their stones ([`ShapeTable::line_counts`]) and of the empty
-/// points ([`ShapeTable::line_points`]).
+/// points ([`ShapeTable::line_points`]); and the shape on each empty point, 3 bits a
+/// position ([`ShapeTable::line_point_codes`]), and what each counts as in a point's
+/// combination of shapes ([`rank_codes`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LineShapes {
     pub counts: [u64; 2],
     pub points: [u64; 2],
+    pub codes: [u64; 2],
+    pub ranks: [u64; 2],
+}
+
+/// What each position of a line's codes ([`ShapeTable::line_point_codes`]) counts as in
+/// the evaluation's combinations of shapes at a point, in the same 3-bit fields: 3 a four
+/// (open or closed), 2 an open three, 1 an open two, 0 any other shape or none.
+pub fn rank_codes(codes: u64) -> u64 {
+    const BOTTOM: u64 = 0o1111_1111_1111_1111_1111;
+    let (b0, b1, b2) = (codes & BOTTOM, codes >> 1 & BOTTOM, codes >> 2 & BOTTOM);
+    // Fours are 5 and 6, open threes 4: the high bit. Open twos 2, fours 5 and 6: the low.
+    let high = b2 & !(b1 & b0);
+    let low = (!b2 & b1 & !b0 | b2 & (b1 ^ b0)) & BOTTOM;
+    high << 1 | low
 }
 
 /// A line's contents and both players' shapes there.
@@ -520,11 +546,14 @@ mod tests {
                 // stone of each player would make there.
                 for (p, (own, opp)) in [(black, white), (white, black)].into_iter().enumerate() {
                     let (padded, blocked) = table.pad(own, opp, len);
-                    let mut expected = 0u64;
+                    let (mut expected, mut codes) = (0u64, 0u64);
                     for pos in (0..len).filter(|&i| (own | opp) >> i & 1 == 0) {
-                        expected += count_lane(table.shape_if_placed(padded, blocked, pos));
+                        let shape = table.shape_if_placed(padded, blocked, pos);
+                        expected += count_lane(shape);
+                        codes |= (shape as u64) << (3 * pos);
                     }
                     assert_eq!(fresh.points[p], expected, "{own:b} {opp:b}");
+                    assert_eq!(fresh.codes[p], codes, "{own:b} {opp:b}");
                     assert_eq!(fresh.counts[p], table.line_counts(own, opp, len));
                 }
             }

@@ -75,17 +75,15 @@ impl CellSet {
     }
 }
 
-/// The shape at position `pos` of a line's [`super::PointShapes`] codes.
+/// The shape at position `pos` of a line's codes ([`super::shape::LineShapes::codes`]).
 #[inline]
 fn code_shape(codes: u64, pos: u32) -> Shape {
     Shape::ALL[(codes >> (3 * pos)) as usize & 7]
 }
 
 impl Gomoku {
-    /// [`Gomoku::shapes_if_played`] of the empty `cell` for `player`, read from the cached
-    /// point shapes of the four lines through it (worked out for the whole line where they
-    /// are not up to date: the threats and open-three defences of a position lie mostly on
-    /// a few lines, and each point of them is asked about for both players).
+    /// [`Gomoku::shapes_if_played`] of the empty `cell` for `player`, read from the codes
+    /// of the four lines through it.
     fn cached_shapes_if_played(&self, cell: Cell, player: Player) -> [Shape; 4] {
         let (row, col) = self.row_col(cell);
         let p = player.index();
@@ -155,25 +153,12 @@ impl Gomoku {
             }
             let len = u32::from(line.len);
             let mut empty = !(line.stones[0] | line.stones[1]) & ((1u32 << len) - 1);
-            // The shapes the line's cached point shapes hold when they are up to date (the
-            // same `shape_if_placed` gives); else worked out here, point by point: filling the
-            // cache would work out the other player's too, and a line a threat has just
-            // changed is mostly scanned for one player, once.
-            if let Some(codes) = self.fresh_point_shapes(index) {
-                while empty != 0 {
-                    let pos = empty.trailing_zeros();
-                    empty &= empty - 1;
-                    if visit(code_shape(codes[p], pos), index, pos).is_break() {
-                        return;
-                    }
-                }
-                continue;
-            }
-            let (own, blocked) = self.table.pad(line.stones[p], line.stones[1 - p], len);
+            // The shapes the line's codes hold (kept by `play`).
+            let codes = line.shapes.codes[p];
             while empty != 0 {
                 let pos = empty.trailing_zeros();
                 empty &= empty - 1;
-                if visit(self.table.shape_if_placed(own, blocked, pos), index, pos).is_break() {
+                if visit(code_shape(codes, pos), index, pos).is_break() {
                     return;
                 }
             }
