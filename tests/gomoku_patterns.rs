@@ -211,11 +211,20 @@ fn a_double_three_point_adds_its_combination_weight_once() {
     let eval = Gomoku::evaluator(&options, "default").unwrap();
     assert!(matches!(eval, GomokuEval::Weighted(_)), "{eval:?}");
     assert_eq!(GomokuEval::Patterns.evaluate(&g) - eval.evaluate(&g), 700);
+    // A search prepares its own copy for its evaluator: counts kept exactly when weighed.
+    let mut copy = g.clone();
+    eval.prepare(&mut copy);
+    assert!(copy.keeps_combinations());
+    assert_eq!(copy.combination_counts(Player::First), black);
+    GomokuEval::Patterns.prepare(&mut copy);
+    assert!(!copy.keeps_combinations());
     // Once Black has played h8 the point is taken, and no double three is left to weigh.
     let mut played = g.clone();
     played.play_line("a3 h8").unwrap();
     let black = played.combination_counts(Player::First);
     assert_eq!(black[Combination::DoubleThree as usize], 0, "{black:?}");
+}
+
 /// The side that just moved keeps only its `waiting_*` percent of its combination and of its
 /// shapes: the side to move answers them first. With the side to move's shapes unchanged, the
 /// evaluation moves by exactly the part given back.

@@ -470,8 +470,6 @@ impl<W: Write> Brain<W> {
     /// back to the longest prefix the rules allow) when a move is refused.
     fn rebuild(&mut self) -> bool {
         let mut game = Gomoku::new(self.options.size, CONNECT, self.options.rule);
-        // Kept by play and undo when the evaluation weighs them (as `new_game` does).
-        game.set_combinations(self.options.patterns.table().weighs_combinations());
         let mut played = 0;
         for &mv in &self.moves {
             if game.try_play(mv).is_err() {
@@ -656,8 +654,6 @@ impl<W: Write> Brain<W> {
     /// when the rules refuse one of them.
     fn set_position(&mut self, order: Vec<Cell>) -> Result<(), Refusal> {
         let mut game = Gomoku::new(self.options.size, CONNECT, self.options.rule);
-        // Kept by play and undo when the evaluation weighs them (as `new_game` does).
-        game.set_combinations(self.options.patterns.table().weighs_combinations());
         for &cell in &order {
             if let Some(over) = game_over(&game) {
                 return Err(over);

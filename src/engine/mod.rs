@@ -405,4 +405,10 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// the units of [`score`]: for margin games [`score::MARGIN_UNIT`] per point of margin,
     /// banked points included. Must stay within ±[`score::MAX_HEURISTIC`].
     fn evaluate(&self, game: &G) -> i32;
+
+    /// Makes a search's own copy of the root position ready for this evaluator, once per
+    /// search: a game may keep counts that only some evaluators read, and only when told to
+    /// (Gomoku's point combinations: the evaluator that weighs them turns them on, so the
+    /// engine never pays for them silently, and one that does not turns them off).
+    fn prepare(&self, _game: &mut G) {}
 }

@@ -49,6 +49,7 @@ where
         .plies
         .ensure(settings.limits.max_depth().max(1) as usize + 2);
     let mut position = game.clone();
+    evaluator.prepare(&mut position);
     let mut result = searcher.root(&mut position, rng);
     let searched = result.completed || result.stats.depth > 0;
     result.stats = searcher.stats;

@@ -134,6 +134,7 @@ where
         main.pool = pool;
         main.root_only = root_only.take();
         let mut position = game.clone();
+        evaluator.prepare(&mut position);
         main.iterate(&mut position, rng, started)
     };
     let mut result = if threads > 1 {
