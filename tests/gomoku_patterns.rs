@@ -30,6 +30,38 @@ fn after(rule: Rule, moves: &str) -> Gomoku {
     g
 }
 
+/// Every weight 0, each field named: a new weight breaks the build here until it is given
+/// its 0 too.
+fn zero_weights() -> PatternWeights {
+    PatternWeights {
+        five: 0.0,
+        open_four: 0.0,
+        double_closed_four: 0.0,
+        closed_four_open_three: 0.0,
+        double_open_three: 0.0,
+        closed_three_open_three: 0.0,
+        closed_four: 0.0,
+        open_three: 0.0,
+        double_open_two: 0.0,
+        closed_three: 0.0,
+        open_two: 0.0,
+        closed_two: 0.0,
+        point_open_four: 0.0,
+        point_closed_four: 0.0,
+        point_open_three: 0.0,
+        point_closed_three: 0.0,
+        point_open_two: 0.0,
+        point_closed_two: 0.0,
+        point_double_four: 0.0,
+        point_four_three: 0.0,
+        point_double_three: 0.0,
+        point_three_two: 0.0,
+        point_double_two: 0.0,
+        waiting_combination: 0.0,
+        waiting_shapes: 0.0,
+    }
+}
+
 /// Black's open three on row 6, White's stones parked where they make nothing; White to move.
 const OPEN_THREE: &str = "d6 a15 e6 f15 f6";
 
@@ -103,33 +135,7 @@ fn configured_weights_change_the_evaluation() {
     let default = GomokuEval::Patterns.evaluate(&g);
     assert_eq!(default - eval.evaluate(&g), worse, "{default}");
     // A table of zeros sees no shape at all: only the tempo rules remain.
-    let zero = PatternWeights {
-        five: 0.0,
-        open_four: 0.0,
-        double_closed_four: 0.0,
-        closed_four_open_three: 0.0,
-        double_open_three: 0.0,
-        closed_three_open_three: 0.0,
-        closed_four: 0.0,
-        open_three: 0.0,
-        double_open_two: 0.0,
-        closed_three: 0.0,
-        open_two: 0.0,
-        closed_two: 0.0,
-        point_open_four: 0.0,
-        point_closed_four: 0.0,
-        point_open_three: 0.0,
-        point_closed_three: 0.0,
-        point_open_two: 0.0,
-        point_closed_two: 0.0,
-        point_double_four: 0.0,
-        point_four_three: 0.0,
-        point_double_three: 0.0,
-        point_three_two: 0.0,
-        point_double_two: 0.0,
-        waiting_combination: 0.0,
-        waiting_shapes: 0.0,
-    };
+    let zero = zero_weights();
     assert_eq!(GomokuEval::Weighted(zero.table()).evaluate(&g), 0);
     assert!(default < 0);
 }
@@ -371,30 +377,7 @@ fn under_the_standard_rule_an_overline_is_no_five_and_earns_nothing() {
     // Only the five is weighted: the overline is worth nothing to Black.
     let five_only = PatternWeights {
         five: 100_000.0,
-        open_four: 0.0,
-        double_closed_four: 0.0,
-        closed_four_open_three: 0.0,
-        double_open_three: 0.0,
-        closed_three_open_three: 0.0,
-        closed_four: 0.0,
-        open_three: 0.0,
-        double_open_two: 0.0,
-        closed_three: 0.0,
-        open_two: 0.0,
-        closed_two: 0.0,
-        point_open_four: 0.0,
-        point_closed_four: 0.0,
-        point_open_three: 0.0,
-        point_closed_three: 0.0,
-        point_open_two: 0.0,
-        point_closed_two: 0.0,
-        point_double_four: 0.0,
-        point_four_three: 0.0,
-        point_double_three: 0.0,
-        point_three_two: 0.0,
-        point_double_two: 0.0,
-        waiting_combination: 0.0,
-        waiting_shapes: 0.0,
+        ..zero_weights()
     }
     .table();
     assert_eq!(five_only.score(&counts.counts), 0);
