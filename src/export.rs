@@ -35,6 +35,9 @@ pub struct ExportNode {
     pub bound: Bound,
     /// Sibling moves not searched because of a cut-off at this node.
     pub skipped: u32,
+    /// Moves left out by late move pruning at this node (its last candidates).
+    #[serde(default, skip_serializing_if = "crate::engine::tree::is_zero")]
+    pub pruned: u32,
     /// On the principal variation.
     pub pv: bool,
     /// The value came from the transposition table (the node was not expanded).
@@ -91,6 +94,7 @@ fn export_node<G: Game>(game: &G, id: usize, n: &TreeNode<G::Move>) -> ExportNod
         value: n.value,
         bound: n.bound,
         skipped: n.skipped,
+        pruned: n.pruned,
         pv: n.on_pv,
         tt_hit: n.tt_hit,
         stored_depth: n.stored_depth,
@@ -237,6 +241,9 @@ pub fn describe<G: Game>(node: &ExportNode) -> String {
         } else {
             "cut-off".to_string()
         });
+    }
+    if node.pruned > 0 {
+        parts.push(format!("late move pruning, {} moves left out", node.pruned));
     }
     if node.tt_hit {
         parts.push(format!(

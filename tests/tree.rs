@@ -669,3 +669,72 @@ fn late_moves_of_a_playing_search_are_tested_shallower_first() {
     let (result, _) = record_with(&game, &eval, &off, 5_000_000);
     assert_eq!(result.stats.reductions, 0);
 }
+
+/// Late move pruning, in a Gomoku playing search: only null-window tests one or two moves
+/// from the horizon leave moves out, only after their first four (one move away) or seven
+/// (two moves away), and never moves they must answer a four with; the record and the
+/// counters agree, and a search without a candidate limit or with `pruning` off leaves
+/// nothing out.
+#[test]
+fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
+    let options = <Gomoku as Playable>::Options::default();
+    let mut game = Gomoku::new_game(&options);
+    game.play_line("h8 i9 g7 j10 i7").unwrap();
+    let eval = Gomoku::evaluator(&options, "default").unwrap();
+    let playing = EngineSettings {
+        random_ties: false,
+        ..EngineSettings::to_depth(Algorithm::Full, 5)
+    }
+    .resolved(5, options.candidates());
+    let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
+    assert!(!tree.truncated);
+    let mut recorded = 0;
+    for node in tree.nodes.iter().filter(|n| n.pruned > 0) {
+        recorded += u64::from(node.pruned);
+        assert!(
+            matches!(node.depth, 1 | 2),
+            "pruned at depth {}",
+            node.depth
+        );
+        assert_eq!(node.beta, node.alpha + 1, "only in a null-window test");
+        let mut searched: Vec<_> = node
+            .children
+            .iter()
+            .map(|&c| &tree.nodes[c as usize])
+            .filter(|c| c.kind != NodeKind::Skipped)
+            .map(|c| c.mv)
+            .collect();
+        searched.dedup();
+        let keep = if node.depth == 1 { 4 } else { 7 };
+        assert!(
+            searched.len() >= keep,
+            "{} searched before pruning",
+            searched.len()
+        );
+        assert!(
+            searched.len() + node.pruned as usize <= options.candidates(),
+            "more moves than candidates"
+        );
+        assert_ne!(
+            node.bound,
+            Bound::Lower,
+            "a node that cut off pruned nothing"
+        );
+    }
+    assert!(recorded > 0, "no pruning recorded");
+    assert!(result.stats.pruned >= recorded);
+    let off = EngineSettings {
+        pruning: false,
+        ..playing.clone()
+    };
+    let (result, tree) = record_with(&game, &eval, &off, 5_000_000);
+    assert_eq!(result.stats.pruned, 0);
+    assert!(tree.nodes.iter().all(|n| n.pruned == 0));
+    let exact = EngineSettings {
+        random_ties: false,
+        ..EngineSettings::to_depth(Algorithm::Full, 3)
+    }
+    .resolved(3, 0);
+    let (result, _) = record_with(&game, &eval, &exact, 5_000_000);
+    assert_eq!(result.stats.pruned, 0);
+}

@@ -177,6 +177,11 @@ impl<M: Copy> PickList<M> {
         self.keyed.len()
     }
 
+    /// The number of moves not yet handed out.
+    pub fn remaining(&self) -> usize {
+        self.keyed.len().saturating_sub(self.next)
+    }
+
     /// True when the list has no moves.
     pub fn is_empty(&self) -> bool {
         self.keyed.is_empty()

@@ -128,6 +128,8 @@ pub(crate) struct PlyStack<M, K> {
     pub(crate) keyed: Vec<Vec<(K, M)>>,
     /// Triangular principal-variation table: `pv[ply]` is the best line from that ply.
     pub(crate) pv: PvTable<M>,
+    /// A spare buffer for [`crate::engine::Game::forced_replies`].
+    pub(crate) forced: Vec<M>,
 }
 
 impl<M, K> Default for PlyStack<M, K> {
@@ -136,6 +138,7 @@ impl<M, K> Default for PlyStack<M, K> {
             moves: Vec::new(),
             keyed: Vec::new(),
             pv: PvTable::default(),
+            forced: Vec::new(),
         }
     }
 }

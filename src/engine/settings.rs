@@ -114,6 +114,10 @@ pub struct EngineSettings {
     /// Full engine, playing searches with a candidate limit (Gomoku): late moves are tried
     /// first at a smaller depth (late move reductions).
     pub reductions: bool,
+    /// Full engine, playing searches with a candidate limit (Gomoku): a null-window test one
+    /// or two moves from the horizon, facing no four, searches only its first few moves
+    /// (late move pruning).
+    pub pruning: bool,
     /// Search only this many candidate moves per node where the game prunes heuristically
     /// (Gomoku); 0 means every legal move. A game option, filled in by `resolved`.
     pub candidates: usize,
@@ -145,6 +149,7 @@ impl Default for EngineSettings {
             pvs: true,
             aspiration: true,
             reductions: true,
+            pruning: true,
             candidates: 0,
             solve: false,
         }
@@ -718,6 +723,16 @@ pub const FIELDS: &[Field] = &[
         get: |s| FieldValue::Switch(s.reductions),
         set: |s, v| s.reductions = switch(&v),
     },
+    Field {
+        key: "pruning",
+        about: "full engine: late move pruning near the horizon where candidates are limited (Gomoku)",
+        value_name: "",
+        label: "",
+        full_only: true,
+        kind: FieldKind::Switch,
+        get: |s| FieldValue::Switch(s.pruning),
+        set: |s, v| s.pruning = switch(&v),
+    },
 ];
 
 /// Reads one setting's value, refusing a value of the wrong type where it stands (so a
@@ -888,6 +903,7 @@ mod tests {
             pvs: false,
             aspiration: false,
             reductions: false,
+            pruning: false,
             ..defaults
         }
     }
@@ -925,6 +941,7 @@ mod tests {
             pvs: _,
             aspiration: _,
             reductions: _,
+            pruning: _,
             candidates: _,
             solve: _,
         } = all;

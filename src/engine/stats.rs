@@ -32,6 +32,9 @@ pub struct SearchStats {
     pub reductions: u64,
     /// Reduced moves that beat the best so far and were searched again to the full depth.
     pub reduction_re_searches: u64,
+    /// Late moves left out near the horizon (late move pruning, full engine in a playing
+    /// search with a candidate limit).
+    pub pruned: u64,
     /// The deepest ply (moves from the root) a node was visited at (full engine).
     pub max_ply: u32,
     /// While a solve runs: the lowest and highest root value (score units, side to move at
@@ -84,6 +87,7 @@ impl SearchStats {
         self.endgame_hits += other.endgame_hits;
         self.reductions += other.reductions;
         self.reduction_re_searches += other.reduction_re_searches;
+        self.pruned += other.pruned;
         self.max_ply = self.max_ply.max(other.max_ply);
     }
 }

@@ -105,6 +105,12 @@ pub trait SearchObserver<M> {
     #[inline]
     fn range_cut(&mut self) {}
 
+    /// The node entered last left its last `count` moves unsearched (late move pruning).
+    #[inline]
+    fn pruned(&mut self, count: u32) {
+        let _ = count;
+    }
+
     /// The node entered last was answered by the transposition table (its value came from
     /// an entry stored by a search `stored_depth` moves deep; it has no children).
     #[inline]
@@ -149,6 +155,9 @@ pub struct TreeNode<M> {
     pub bound: Bound,
     /// Moves not searched because of a cut-off here.
     pub skipped: u32,
+    /// Moves left out by late move pruning here (the last of its candidates).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pruned: u32,
     /// On the principal variation.
     pub on_pv: bool,
     /// The value came from the transposition table (the node was not expanded).
@@ -186,6 +195,7 @@ impl<M> TreeNode<M> {
             value: 0,
             bound: Bound::Exact,
             skipped: 0,
+            pruned: 0,
             on_pv: false,
             tt_hit: false,
             stored_depth: None,
@@ -541,6 +551,15 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
         }
     }
 
+    fn pruned(&mut self, count: u32) {
+        if self.skipping > 0 {
+            return;
+        }
+        if let Some(&index) = self.stack.last() {
+            self.tree.nodes[index as usize].pruned = count;
+        }
+    }
+
     fn tt_hit(&mut self, stored_depth: u32) {
         if self.skipping > 0 {
             return;
@@ -573,4 +592,11 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
         self.stack.clear();
         self.skipping = 0;
     }
+}
+
+/// For serde: a count of 0 is left out of the JSON (`skip_serializing_if` passes a
+/// reference).
+#[allow(clippy::trivially_copy_pass_by_ref)]
+pub(crate) fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -849,8 +849,23 @@ pub fn failed_side(bound: Bound) -> &'static str {
     if bound == Bound::Lower { "high" } else { "low" }
 }
 
-/// The one-line explanation of node `id` of a recorded search.
+/// The one-line explanation of node `id` of a recorded search: what it is, and what late
+/// move pruning left out of it, if anything.
 pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
+    let text = explain_node(rec, id, node);
+    if node.pruned == 0 {
+        return text;
+    }
+    format!(
+        "{text}. Late move pruning: {} not searched at all ({} from the horizon, in a \
+         null-window test with no four to answer: the candidates come best first, none of \
+         the first ones reached beta, and later ones rarely do)",
+        plural(node.pruned, "last candidate was", "last candidates were"),
+        plural(node.depth, "move", "moves"),
+    )
+}
+
+fn explain_node<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
     let value = score::format::<G>(node.value);
     let window = window_text::<G>(node.alpha, node.beta);
     if node.kind == NodeKind::Skipped && rec.gave_up && node.parent == Some(0) {

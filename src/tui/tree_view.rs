@@ -363,6 +363,7 @@ mod tests {
                 value: 0,
                 bound: Bound::Exact,
                 skipped: 0,
+                pruned: 0,
                 on_pv,
                 tt_hit: false,
                 stored_depth: None,

@@ -533,6 +533,10 @@ impl<M: Copy + PartialEq> SearchObserver<M> for Budgeted<'_, M> {
         self.recorder.tt_hit(stored_depth);
     }
 
+    fn pruned(&mut self, count: u32) {
+        self.recorder.pruned(count);
+    }
+
     fn begin_iteration(&mut self, depth: u32) {
         self.recorder.begin_iteration(depth);
     }

@@ -207,6 +207,7 @@ pub fn fake(
             value,
             bound: Bound::Exact,
             skipped: 0,
+            pruned: 0,
             on_pv: true,
             tt_hit: false,
             stored_depth: None,

@@ -1415,3 +1415,32 @@ fn reduced_late_moves_explain_themselves() {
         }
     }
 }
+
+/// A null-window test near the horizon that left its last candidates out (late move
+/// pruning) marks its row with how many, and its explanation says what was left out and why.
+#[test]
+fn a_pruned_node_shows_and_explains_what_it_left_out() {
+    let (mut app, tree) = full_engine_gomoku_tree(5, "h8 i9 g7 j10 i7");
+    let (id, node) = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.pruned > 0)
+        .expect("a node that pruned late moves");
+    let pruned = node.pruned;
+    go_to(&mut app, id as u32);
+    for (w, h) in [(160, 50), (80, 24)] {
+        let buf = render(&mut app, w, h);
+        let text = tree_words(&app, &buf);
+        let unit = if pruned == 1 {
+            "last candidate was"
+        } else {
+            "last candidates were"
+        };
+        let want = format!("Late move pruning: {pruned} {unit} not searched at all");
+        assert!(text.contains(&want), "{w}x{h}: {want} missing:\n{text}");
+        if w == 160 {
+            assert!(text.contains(&format!("…{pruned}")), "{text}");
+        }
+    }
+}

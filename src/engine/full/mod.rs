@@ -185,6 +185,13 @@ const UNREDUCED_MOVES: usize = 3;
 /// move, lost 35.5 - 84.5 against two for every late move, docs/performance.md).
 const REDUCTION: u32 = 2;
 
+/// Late move pruning (playing searches with a candidate limit, [`Searcher::late_moves_kept`]):
+/// how many moves a null-window test searches, by its distance from the horizon (index 0
+/// is the horizon itself; past the end, every move). Four at one move from the horizon and
+/// seven at two won 63 - 57 and 66.5 - 53.5 against the same engine without pruning
+/// (docs/performance.md, "Wave 9").
+const PRUNING_KEEPS: [usize; 3] = [usize::MAX, 4, 7];
+
 /// The share of a timed search's time the root threat search may use when the clock
 /// decides the depth (see [`threat_deadline`]).
 const THREAT_TIME_SHARE: f64 = 0.1;

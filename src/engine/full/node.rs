@@ -177,6 +177,36 @@ where
         Some(super::REDUCTION.min(depth - 1))
     }
 
+    /// How many moves a node `depth` moves from the horizon searches before it leaves the
+    /// rest out (late move pruning; `usize::MAX`: all of them). Only in a playing search that
+    /// limits its candidates, only in a null-window test (a node off the principal variation,
+    /// whose answer only has to say whether it beats `alpha`), and only one or two moves
+    /// from the horizon, where a late move of the ranked candidates rarely changes that
+    /// answer and its subtree costs as much as an early one's.
+    fn late_moves_kept(&self, depth: u32, alpha: i32, beta: i32) -> usize {
+        if !self.settings.pruning
+            || self.settings.candidates == 0
+            || self.settings.solve
+            || beta != alpha + 1
+        {
+            return usize::MAX;
+        }
+        super::PRUNING_KEEPS
+            .get(depth as usize)
+            .copied()
+            .unwrap_or(usize::MAX)
+    }
+
+    /// Whether the side to move must answer a threat ([`Game::forced_replies`]): its few
+    /// answers are never pruned.
+    fn must_answer_threat(&mut self, game: &G) -> bool {
+        let mut replies = std::mem::take(&mut self.plies.forced);
+        game.forced_replies(&mut replies);
+        let forced = !replies.is_empty();
+        self.plies.forced = replies;
+        forced
+    }
+
     /// Searches the move at `index` (after the first) as [`Self::sibling`] does, except that
     /// a late move ([`Self::reduction`]) is first tested with a null window at a smaller
     /// depth, and searched to the full depth only when that test says it beats `low`.
@@ -471,6 +501,8 @@ where
         let mut searched = 0;
         let mut first = None;
         let mut cut = None;
+        // Late moves left out by late move pruning.
+        let mut pruned = 0;
         // Stage 1: the table's move, before any other move is generated.
         let early = self.table_move_first(game, tt_move);
         if let Some(mv) = early {
@@ -495,7 +527,13 @@ where
             let mut list = self.pick_list(game, ply, depth, tt_move, early);
             total += list.len();
             let split = self.can_split(depth, total);
+            let keep = self.late_moves_kept(depth, alpha, beta);
             while !(split && searched == 1) {
+                if searched >= keep && best > -WIN_THRESHOLD && !self.must_answer_threat(game) {
+                    // Late move pruning: the moves still in the list are left out.
+                    pruned = list.remaining() as u32;
+                    break;
+                }
                 let Some(mv) = list.pick() else {
                     break;
                 };
@@ -565,6 +603,10 @@ where
             self.generate(game, &mut moves);
             total = moves.len().max(1);
             self.plies.moves[ply] = moves;
+        }
+        if pruned > 0 {
+            self.stats.pruned += u64::from(pruned);
+            self.observer.pruned(pruned);
         }
         let mut skipped = 0;
         if let Some(mv) = cut {

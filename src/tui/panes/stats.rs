@@ -132,6 +132,9 @@ fn stat_items<'a>(stats: &SearchStats, theme: &Theme) -> Vec<Item<'a>> {
             theme,
         ));
     }
+    if stats.pruned > 0 {
+        items.push(item("pruned", group_digits(stats.pruned), theme));
+    }
     items
 }
 

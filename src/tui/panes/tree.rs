@@ -134,6 +134,10 @@ fn row_line<'a, G: Playable>(
         if node.skipped > 0 {
             parts.push((format!(" ✂{}", node.skipped), theme.cut));
         }
+        if node.pruned > 0 {
+            // Left out by late move pruning: not a cut-off, so not the cut-off's mark.
+            parts.push((format!(" …{}", node.pruned), theme.cut));
+        }
         if node.tt_hit {
             // The depth of the search that stored the entry: a deeper one than this node's
             // is what makes a table answer worth trusting here.
