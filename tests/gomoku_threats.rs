@@ -8,6 +8,7 @@
 use std::time::Instant;
 
 use gametree::engine::api::{Algorithm, EngineSettings};
+use gametree::engine::limits::StopFlag;
 use gametree::engine::{Evaluator, Game, score};
 use gametree::games::gomoku::threat::{ThreatKind, ThreatLimits};
 use gametree::games::gomoku::{Cell, Gomoku, GomokuEval, PatternWeights, Rule};
@@ -67,6 +68,7 @@ fn limits() -> ThreatLimits {
         nodes: 2_000_000,
         depth: 12,
         deadline: None,
+        stop: None,
     }
 }
 
@@ -203,6 +205,7 @@ fn every_threat_win_found_is_a_win_for_full_width_alpha_beta() {
                 nodes: 20_000,
                 depth: 3,
                 deadline: None,
+                stop: None,
             };
             let Some(line) = game.threat_win(kind, limits).0 else {
                 continue;
@@ -356,7 +359,7 @@ fn a_four_made_at_the_horizon_is_searched_to_its_block() {
         game.candidate_moves(&mut moves, 12);
         // Where the opponent threatens a forced win, the root searches only the moves that
         // stop it.
-        if let Some(defences) = game.threat_defences(12, 100_000, None) {
+        if let Some(defences) = game.threat_defences(12, 100_000, None, &StopFlag::new()) {
             moves = defences;
         }
         let (mut expected, mut naive) = (i32::MIN, i32::MIN);
@@ -441,13 +444,17 @@ fn root_defence_keeps_moves_whose_check_was_cut_short() {
     game.play_line("e5 a1 f5 f1 g6 o1 g7 a11 o11").unwrap();
     // Enough nodes: the moves after which Black still wins are left out (g5 among them:
     // Black has another way), d5 h5 g4 g8 are left.
-    let proven = game.threat_defences(12, 100_000, None).unwrap();
+    let proven = game
+        .threat_defences(12, 100_000, None, &StopFlag::new())
+        .unwrap();
     let mut names: Vec<String> = proven.iter().map(|&m| game.format_move(m)).collect();
     names.sort();
     assert_eq!(names, ["d5", "g4", "g8", "h5"]);
     // So few nodes that each move's check is cut short: that proves nothing, so the moves
     // stay (they used to count as unsafe, leaving nothing to search but the usual moves).
-    let unknown = game.threat_defences(12, 400, None).unwrap();
+    let unknown = game
+        .threat_defences(12, 400, None, &StopFlag::new())
+        .unwrap();
     assert!(
         proven.iter().all(|m| unknown.contains(m)) && unknown.len() > proven.len(),
         "{unknown:?} against {proven:?}"
@@ -468,6 +475,33 @@ fn a_deadline_passed_stops_even_a_short_threat_search() {
         ..limits()
     };
     assert_eq!(game.threat_win(ThreatKind::Vct, passed), (None, 1));
+}
+
+#[test]
+fn a_raised_stop_flag_stops_the_threat_searches_at_once() {
+    // The double-three puzzle again: found with the flag down, given up at the first node
+    // of each search with it raised (a user who wants the move now waits for no threat
+    // search), however large the node budget.
+    let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+    game.play_line("e5 a1 f5 f1 g6 o1 g7 a11").unwrap();
+    let down = StopFlag::new();
+    let (line, _) = game.forced_win(2_000_000, None, &down);
+    assert!(line.is_some(), "no forced win found\n{game}");
+    let raised = StopFlag::new();
+    raised.raise();
+    let stopped = ThreatLimits {
+        stop: Some(raised.clone()),
+        ..limits()
+    };
+    assert_eq!(game.threat_win(ThreatKind::Vct, stopped), (None, 1));
+    // The root's forced-win search: one node for its fours, one for its threes.
+    assert_eq!(game.forced_win(2_000_000, None, &raised), (None, 2));
+    // The root defence, for the side that faces the double three (as in the test above):
+    // nothing proven, no restriction.
+    let mut defender = Gomoku::new(15, 5, Rule::Freestyle);
+    defender.play_line("e5 a1 f5 f1 g6 o1 g7 a11 o11").unwrap();
+    assert!(defender.threat_defences(12, 100_000, None, &down).is_some());
+    assert_eq!(defender.threat_defences(12, 100_000, None, &raised), None);
 }
 
 #[test]

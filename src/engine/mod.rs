@@ -291,31 +291,33 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
 
     /// A forced win for the side to move found by the game's own threat search (Gomoku:
     /// victory by continuous fours, then by threes and fours), proven against every defence
-    /// and bounded by `nodes` and `deadline`: the line from the winning move to the end of
-    /// the game, the opponent's replies included (`None` proves nothing), and the nodes
-    /// the search visited. The full engine asks this at the root and plays a line it gets
-    /// at once.
+    /// and bounded by `nodes`, `deadline` and the caller's `stop`: the line from the winning
+    /// move to the end of the game, the opponent's replies included (`None` proves nothing),
+    /// and the nodes the search visited. The full engine asks this at the root and plays a
+    /// line it gets at once.
     fn forced_win(
         &self,
         nodes: u64,
         deadline: Option<std::time::Instant>,
+        stop: &limits::StopFlag,
     ) -> (Option<Vec<Self::Move>>, u64) {
-        let _ = (nodes, deadline);
+        let _ = (nodes, deadline, stop);
         (None, 0)
     }
 
     /// For the root of a playing search: when the opponent would have a forced win if the
     /// side to move passed, the moves (among `candidates` best ones and any others the game
     /// knows to defend) after which the game's threat search finds no forced win for the
-    /// opponent, bounded by `nodes` and `deadline`. `None` when no threat is found or no move
-    /// stops it; the engine then searches its usual moves.
+    /// opponent, bounded by `nodes`, `deadline` and the caller's `stop`. `None` when no threat
+    /// is found or no move stops it; the engine then searches its usual moves.
     fn threat_defences(
         &self,
         candidates: usize,
         nodes: u64,
         deadline: Option<std::time::Instant>,
+        stop: &limits::StopFlag,
     ) -> Option<Vec<Self::Move>> {
-        let _ = (candidates, nodes, deadline);
+        let _ = (candidates, nodes, deadline, stop);
         None
     }
 

@@ -110,11 +110,11 @@ where
         stop,
         deadline: settings.limits.time.map(|time| started + time),
     };
-    if let Some(result) = threat_win(game, settings, started) {
+    if let Some(result) = threat_win(game, settings, started, stop) {
         Reporter::new(progress, started).answer(result.clone());
         return result;
     }
-    let mut root_only = defences(game, settings, started);
+    let mut root_only = defences(game, settings, started, stop);
     // A recorded search runs on one thread: the record is then the whole search.
     let threads = if O::RECORDS {
         1
@@ -205,6 +205,7 @@ fn threat_win<G: Game>(
     game: &G,
     settings: &EngineSettings,
     started: Instant,
+    stop: &StopFlag,
 ) -> Option<SearchResult<G::Move>> {
     if !G::THREATS || settings.candidates == 0 || settings.solve || game.outcome().is_some() {
         return None;
@@ -212,6 +213,7 @@ fn threat_win<G: Game>(
     let (line, nodes) = game.forced_win(
         THREAT_NODES,
         threat_deadline(settings, started, Instant::now()),
+        stop,
     );
     let line = line?;
     let best = *line.first()?;
@@ -238,6 +240,7 @@ fn defences<G: Game>(
     game: &G,
     settings: &EngineSettings,
     started: Instant,
+    stop: &StopFlag,
 ) -> Option<Vec<G::Move>> {
     if !ROOT_DEFENCE
         || !G::THREATS
@@ -251,6 +254,7 @@ fn defences<G: Game>(
         settings.candidates,
         THREAT_NODES,
         threat_deadline(settings, started, Instant::now()),
+        stop,
     )
 }
 

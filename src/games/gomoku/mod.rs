@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::options::OptionDoc;
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
+use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Outcome, Player, Scoring};
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 pub use eval::{GomokuEval, PatternCounts, PatternTable};
@@ -713,6 +714,7 @@ impl Game for Gomoku {
         &self,
         nodes: u64,
         deadline: Option<std::time::Instant>,
+        stop: &StopFlag,
     ) -> (Option<Vec<Cell>>, u64) {
         if !self.threats {
             return (None, 0);
@@ -722,6 +724,7 @@ impl Game for Gomoku {
             nodes: nodes / 4,
             depth: ROOT_VCF_DEPTH,
             deadline,
+            stop: Some(stop.clone()),
         };
         let (line, spent) = self.threat_win(ThreatKind::Vcf, vcf);
         if line.is_some() {
@@ -731,6 +734,7 @@ impl Game for Gomoku {
             nodes: nodes.saturating_sub(spent),
             depth: ROOT_VCT_DEPTH,
             deadline,
+            stop: Some(stop.clone()),
         };
         let (line, more) = self.threat_win(ThreatKind::Vct, vct);
         (line, spent + more)
@@ -741,11 +745,12 @@ impl Game for Gomoku {
         candidates: usize,
         nodes: u64,
         deadline: Option<std::time::Instant>,
+        stop: &StopFlag,
     ) -> Option<Vec<Cell>> {
         if !self.threats {
             return None;
         }
-        self.defences_against_threats(candidates, nodes, deadline)
+        self.defences_against_threats(candidates, nodes, deadline, stop)
     }
 
     fn leaf_forced_win(&mut self) -> Option<u32> {

@@ -20,6 +20,7 @@ use std::time::Instant;
 use super::eval::point_score;
 use super::shape::Shape;
 use super::{Cell, Gomoku, MAX_CELLS};
+use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Player};
 
 /// What the attacker may threaten with.
@@ -32,7 +33,7 @@ pub enum ThreatKind {
 }
 
 /// How far a threat search may go.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ThreatLimits {
     /// Nodes (positions visited) before giving up.
     pub nodes: u64,
@@ -40,6 +41,8 @@ pub struct ThreatLimits {
     pub depth: u32,
     /// Give up at this moment.
     pub deadline: Option<Instant>,
+    /// Give up once this flag is raised (the caller's stop: a user who wants the move now).
+    pub stop: Option<StopFlag>,
 }
 
 /// Lanes of [`super::Line::shapes`] that make a line worth scanning.
@@ -267,14 +270,17 @@ impl Search {
         self.spare.push(list);
     }
 
-    /// Counts a node; false once the nodes or the time are spent. The clock is read at a
-    /// search's first node and every 1024 after: the root defence runs dozens of searches of
-    /// a few hundred nodes each, which reading it only every 1024th node let run on past
-    /// the deadline (109 ms in a 30 ms move).
+    /// Counts a node; false once the nodes or the time are spent, or the caller asks it to
+    /// stop. The clock and the flag are read at a search's first node and every 1024 after:
+    /// the root defence runs dozens of searches of a few hundred nodes each, which reading
+    /// the clock only every 1024th node let run on past the deadline (109 ms in a 30 ms
+    /// move).
     fn spend(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes > self.limits.nodes
-            || (self.nodes % 1024 == 1 && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
+            || (self.nodes % 1024 == 1
+                && (self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.limits.stop.as_ref().is_some_and(StopFlag::is_raised)))
         {
             self.out_of_budget = true;
         }
@@ -544,11 +550,12 @@ impl Gomoku {
         if self.winner().is_some() || self.stones_played() == 0 {
             return (None, 0);
         }
+        let deepest = limits.depth;
         let mut search = Search::new(kind, limits);
         let mut position = self.clone();
         // Iterative deepening: the shortest win is found first, and shallow failures are
         // remembered for the deeper passes.
-        for depth in 1..=limits.depth {
+        for depth in 1..=deepest {
             if search.attack(&mut position, depth) {
                 let line = search.line(self);
                 return ((!line.is_empty()).then_some(line), search.nodes);
@@ -642,12 +649,18 @@ impl Gomoku {
     }
 
     /// The opponent's forced win by fours, then by threes and fours, within `nodes`.
-    fn threatened(&self, nodes: u64, deadline: Option<Instant>) -> (Option<Vec<Cell>>, u64) {
+    fn threatened(
+        &self,
+        nodes: u64,
+        deadline: Option<Instant>,
+        stop: &StopFlag,
+    ) -> (Option<Vec<Cell>>, u64) {
         let opponent = self.passed();
         let vcf = ThreatLimits {
             nodes: nodes / 2,
             depth: 20,
             deadline,
+            stop: Some(stop.clone()),
         };
         let (line, spent) = opponent.threat_win(ThreatKind::Vcf, vcf);
         if line.is_some() {
@@ -657,6 +670,7 @@ impl Gomoku {
             nodes: nodes.saturating_sub(spent),
             depth: 6,
             deadline,
+            stop: Some(stop.clone()),
         };
         let (line, more) = opponent.threat_win(ThreatKind::Vct, vct);
         (line, spent + more)
@@ -669,6 +683,7 @@ impl Gomoku {
         candidates: usize,
         nodes: u64,
         deadline: Option<Instant>,
+        stop: &StopFlag,
     ) -> Option<Vec<Cell>> {
         if self.winner().is_some() || self.stones_played() < 3 {
             return None;
@@ -677,7 +692,7 @@ impl Gomoku {
         if self.five_point(self.to_move()).0 > 0 {
             return None;
         }
-        let (line, spent) = self.threatened(nodes / 4, deadline);
+        let (line, spent) = self.threatened(nodes / 4, deadline, stop);
         let line = line?;
         let mut moves = Vec::new();
         self.candidate_moves(&mut moves, candidates.max(1) * 2);
@@ -701,11 +716,13 @@ impl Gomoku {
                         nodes: each / 2,
                         depth: 20,
                         deadline,
+                        stop: Some(stop.clone()),
                     };
                     let vct = ThreatLimits {
                         nodes: each / 2,
                         depth: 6,
                         deadline,
+                        stop: Some(stop.clone()),
                     };
                     // Only a win found rules a move out: a search its budget cut short
                     // proves nothing either way, and counting it as "not safe" left good
