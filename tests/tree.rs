@@ -603,13 +603,9 @@ fn forced_replies_past_the_horizon_are_recorded() {
     assert_eq!(tree.nodes.len() as u64, result.stats.nodes);
 }
 
-/// Late move reductions, in a Gomoku playing search (a candidate limit): the first moves of
-/// a node are searched to the full depth, a later one is tested first with a null window at
-/// a smaller depth, labelled as such, and any that said "better" is searched again at the
-/// full depth right after it. The search's counters agree with the record, and a search
-/// without a candidate limit (which must agree with minimax) reduces nothing.
-#[test]
-fn late_moves_of_a_playing_search_are_tested_shallower_first() {
+/// A Gomoku middle game, its evaluator, and the engine as it plays there (the full engine
+/// with the game's candidate limit) to depth 5, ties not drawn at random.
+fn gomoku_playing_search() -> (Gomoku, <Gomoku as Playable>::Eval, EngineSettings) {
     let options = <Gomoku as Playable>::Options::default();
     let mut game = Gomoku::new_game(&options);
     game.play_line("h8 i9 g7 j10 i7").unwrap();
@@ -619,6 +615,17 @@ fn late_moves_of_a_playing_search_are_tested_shallower_first() {
         ..EngineSettings::to_depth(Algorithm::Full, 5)
     }
     .resolved(5, options.candidates());
+    (game, eval, playing)
+}
+
+/// Late move reductions, in a Gomoku playing search (a candidate limit): the first moves of
+/// a node are searched to the full depth, a later one is tested first with a null window at
+/// a smaller depth, labelled as such, and any that said "better" is searched again at the
+/// full depth right after it. The search's counters agree with the record, and a search
+/// without a candidate limit (which must agree with minimax) reduces nothing.
+#[test]
+fn late_moves_of_a_playing_search_are_tested_shallower_first() {
+    let (game, eval, playing) = gomoku_playing_search();
     let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
     assert!(!tree.truncated);
     let mut reduced = 0;
@@ -672,20 +679,12 @@ fn late_moves_of_a_playing_search_are_tested_shallower_first() {
 
 /// Late move pruning, in a Gomoku playing search: only null-window tests one or two moves
 /// from the horizon leave moves out, only after their first four (one move away) or seven
-/// (two moves away), and never moves they must answer a four with; the record and the
+/// (two moves away), and leave at most the candidate limit's rest; the record and the
 /// counters agree, and a search without a candidate limit or with `pruning` off leaves
 /// nothing out.
 #[test]
 fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
-    let options = <Gomoku as Playable>::Options::default();
-    let mut game = Gomoku::new_game(&options);
-    game.play_line("h8 i9 g7 j10 i7").unwrap();
-    let eval = Gomoku::evaluator(&options, "default").unwrap();
-    let playing = EngineSettings {
-        random_ties: false,
-        ..EngineSettings::to_depth(Algorithm::Full, 5)
-    }
-    .resolved(5, options.candidates());
+    let (game, eval, playing) = gomoku_playing_search();
     let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
     assert!(!tree.truncated);
     let mut recorded = 0;
@@ -712,7 +711,7 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
             searched.len()
         );
         assert!(
-            searched.len() + node.pruned as usize <= options.candidates(),
+            searched.len() + node.pruned as usize <= playing.candidates,
             "more moves than candidates"
         );
         assert_ne!(
