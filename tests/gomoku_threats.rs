@@ -442,14 +442,15 @@ fn root_defence_keeps_moves_whose_check_was_cut_short() {
     // double-three puzzle with a parking stone for Black).
     let mut game = Gomoku::new(15, 5, Rule::Freestyle);
     game.play_line("e5 a1 f5 f1 g6 o1 g7 a11 o11").unwrap();
-    // Enough nodes: the moves after which Black still wins are left out (g5 among them:
-    // Black has another way), d5 h5 g4 g8 are left.
+    // Enough nodes: the moves after which Black still wins are left out, d5 h5 g4 g8 and g5
+    // are left (after g5 Black has another way, but its next three is not made near White's
+    // reply, which the threat search does not look for: VCT_THREE_REACH).
     let proven = game
         .threat_defences(12, 100_000, None, &StopFlag::new())
         .unwrap();
     let mut names: Vec<String> = proven.iter().map(|&m| game.format_move(m)).collect();
     names.sort();
-    assert_eq!(names, ["d5", "g4", "g8", "h5"]);
+    assert_eq!(names, ["d5", "g4", "g5", "g8", "h5"]);
     // So few nodes that each move's check is cut short: that proves nothing, so the moves
     // stay (they used to count as unsafe, leaving nothing to search but the usual moves).
     let unknown = game
@@ -523,4 +524,19 @@ fn a_depth_limited_search_is_the_same_with_a_clock() {
         (a.best, a.value, a.stats.nodes, a.stats.depth),
         (b.best, b.value, b.stats.nodes, b.stats.depth)
     );
+}
+
+#[test]
+fn a_vct_of_a_match_game_is_found_with_few_nodes() {
+    // Black to move after White's h6 in a game lost to Rapfi (docs/performance.md, "Wave 9"):
+    // Black wins by threats in 9 plies. With every open three the attacker could make the
+    // search took 338,636 nodes, more than a 300 ms move gives it; with its threes made near
+    // the defender's last reply, about 25,000.
+    let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+    game.play_line("g6 f9 i10 g9 h9 g8 h7 g10 g11 e8 d7 f8 h8 h6")
+        .unwrap();
+    let (line, nodes) = game.threat_win(ThreatKind::Vct, limits());
+    let line = line.expect("a VCT");
+    assert_line_wins(&game, &line, "match game");
+    assert!(nodes < 40_000, "{nodes} nodes");
 }

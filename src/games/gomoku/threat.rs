@@ -1,7 +1,8 @@
 //! Threat-space search: a win by continuous fours (VCF) or by threes and fours (VCT) for the
 //! side to move, *proven* by search: every defence that could refute a threat is tried.
 //!
-//! The attacker moves only with threats (a four, or in VCT also an open three); the defender
+//! The attacker moves only with threats (a four, or in VCT also an open three, after its first
+//! move only near the defender's last reply: [`VCT_THREE_REACH`]); the defender
 //! answers a four at its one completion point, and an open three with every move that leaves
 //! the attacker no open three (read from the incremental shape counts after playing it) and
 //! with every four of the defender's own (a counter-threat the attacker must answer). Any
@@ -59,6 +60,15 @@ pub(super) const HAS_FOUR: u64 = lanes(&[Shape::ClosedFour, Shape::OpenFour]);
 pub(super) const HAS_THREE: u64 = lanes(&[Shape::ClosedThree, Shape::OpenThree]);
 const HAS_OPEN_THREE: u64 = lanes(&[Shape::OpenThree]);
 const HAS_OPEN_TWO: u64 = lanes(&[Shape::OpenTwo]);
+
+/// In a VCT, how far (in rows or columns) from the defender's last reply the attacker may
+/// make an open three, after its first move (fours may be made anywhere). Leaving out the
+/// threes elsewhere keeps every win found proven (each defence is still answered) and finds
+/// the usual wins far sooner: a win of 9 plies in a match game took 338,636 nodes with
+/// every three and 25,044 with those within 2 (85,702 within 3), where a 300 ms move gives
+/// the root's threat search about 25 ms (docs/performance.md, "Wave 9"). The price: a win
+/// whose next three is made elsewhere is not found.
+const VCT_THREE_REACH: usize = 2;
 
 /// A set of cells (dedupes moves found along several lines).
 #[derive(Clone, Copy)]
@@ -208,14 +218,30 @@ impl Gomoku {
     }
 
     /// The attacker's threats, most promising first: points making a four, then (VCT) those
-    /// making an open three.
-    fn threats(&self, kind: ThreatKind, out: &mut Vec<Cell>) {
+    /// making an open three: anywhere at the search's root (`at_root`), else within
+    /// [`VCT_THREE_REACH`] of the last move.
+    fn threats(&self, kind: ThreatKind, at_root: bool, out: &mut Vec<Cell>) {
         out.clear();
         let me = self.to_move();
         let mut seen = CellSet::new();
         self.line_moves(me, HAS_THREE, Shape::is_four, &mut seen, out);
         if kind == ThreatKind::Vct {
+            let fours = out.len();
             self.line_moves(me, HAS_OPEN_TWO, |s| s == Shape::OpenThree, &mut seen, out);
+            if !at_root && let Some(last) = self.last_move() {
+                // Past its first move the attacker makes its threes near the defender's last
+                // reply only (fours anywhere).
+                let (row, col) = self.row_col(last);
+                let mut i = fours;
+                while i < out.len() {
+                    let (r, c) = self.row_col(out[i]);
+                    if r.abs_diff(row).max(c.abs_diff(col)) > VCT_THREE_REACH {
+                        out.swap_remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
         }
         let mut keyed: Vec<(i32, Cell)> = out
             .iter()
@@ -244,6 +270,9 @@ struct Search {
     /// Move lists no node is using, kept for the next: a list made and grown at every node
     /// cost more than the node's own work in allocations.
     spare: Vec<Vec<Cell>>,
+    /// Stones on the board at the search's root (the attacker's first move is not limited
+    /// to the neighbourhood of the last move).
+    root_stones: usize,
 }
 
 impl Search {
@@ -256,6 +285,7 @@ impl Search {
             wins: HashMap::new(),
             fails: HashMap::new(),
             spare: Vec::new(),
+            root_stones: 0,
         }
     }
 
@@ -315,7 +345,8 @@ impl Search {
         let won = match points.len() {
             0 => {
                 let mut moves = self.list();
-                game.threats(self.kind, &mut moves);
+                let at_root = game.stones_played() == self.root_stones;
+                game.threats(self.kind, at_root, &mut moves);
                 let won = moves.iter().copied().find(|&mv| {
                     let undo = game.play(mv);
                     let won = self.defend(game, depth - 1);
@@ -552,6 +583,7 @@ impl Gomoku {
         }
         let deepest = limits.depth;
         let mut search = Search::new(kind, limits);
+        search.root_stones = self.stones_played();
         let mut position = self.clone();
         // Iterative deepening: the shortest win is found first, and shallow failures are
         // remembered for the deeper passes.
@@ -774,8 +806,8 @@ mod tests {
                     prop_assert_eq!(&a, &b);
                 }
                 for kind in [ThreatKind::Vcf, ThreatKind::Vct] {
-                    g.threats(kind, &mut a);
-                    uncached(g).threats(kind, &mut b);
+                    g.threats(kind, false, &mut a);
+                    uncached(g).threats(kind, false, &mut b);
                     prop_assert_eq!(&a, &b);
                 }
                 let forced = g.open_three_defences(&mut a);
