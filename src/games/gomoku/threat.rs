@@ -230,17 +230,14 @@ impl Gomoku {
             self.line_moves(me, HAS_OPEN_TWO, |s| s == Shape::OpenThree, &mut seen, out);
             if !at_root && let Some(last) = self.last_move() {
                 // Past its first move the attacker makes its threes near the defender's last
-                // reply only (fours anywhere).
+                // reply only (fours anywhere; the list is sorted below).
                 let (row, col) = self.row_col(last);
-                let mut i = fours;
-                while i < out.len() {
-                    let (r, c) = self.row_col(out[i]);
-                    if r.abs_diff(row).max(c.abs_diff(col)) > VCT_THREE_REACH {
-                        out.swap_remove(i);
-                    } else {
-                        i += 1;
-                    }
-                }
+                let mut index = 0;
+                out.retain(|&cell| {
+                    let (r, c) = self.row_col(cell);
+                    index += 1;
+                    index <= fours || r.abs_diff(row).max(c.abs_diff(col)) <= VCT_THREE_REACH
+                });
             }
         }
         let mut keyed: Vec<(i32, Cell)> = out
@@ -276,7 +273,7 @@ struct Search {
 }
 
 impl Search {
-    fn new(kind: ThreatKind, limits: ThreatLimits) -> Self {
+    fn new(kind: ThreatKind, limits: ThreatLimits, root_stones: usize) -> Self {
         Self {
             kind,
             limits,
@@ -285,7 +282,7 @@ impl Search {
             wins: HashMap::new(),
             fails: HashMap::new(),
             spare: Vec::new(),
-            root_stones: 0,
+            root_stones,
         }
     }
 
@@ -582,8 +579,7 @@ impl Gomoku {
             return (None, 0);
         }
         let deepest = limits.depth;
-        let mut search = Search::new(kind, limits);
-        search.root_stones = self.stones_played();
+        let mut search = Search::new(kind, limits, self.stones_played());
         let mut position = self.clone();
         // Iterative deepening: the shortest win is found first, and shallow failures are
         // remembered for the deeper passes.
