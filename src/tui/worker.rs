@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::brain::client::{BrainError, BrainLine, BrainPlayer};
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::limits::{Limits, StopFlag};
-use crate::engine::tree::{Bound, SearchObserver, SearchTree, TreeRecorder};
+use crate::engine::tree::{Bound, NodeKind, SearchObserver, SearchTree, TreeRecorder};
 use crate::engine::{Game, Player};
 use crate::games::Playable;
 use crate::player::EnginePlayer;
@@ -529,6 +529,14 @@ impl<M: Copy + PartialEq> SearchObserver<M> for Budgeted<'_, M> {
         self.recorder.leave(value, bound, skipped);
     }
 
+    fn label_next(&mut self, kind: NodeKind) {
+        self.recorder.label_next(kind);
+    }
+
+    fn range_cut(&mut self) {
+        self.recorder.range_cut();
+    }
+
     fn tt_hit(&mut self, stored_depth: u32) {
         self.recorder.tt_hit(stored_depth);
     }
@@ -605,4 +613,76 @@ pub fn minimax_nodes<G: Game>(
 /// least 10,000 (so a tree that filled its budget still shows the cut-offs near the root).
 fn skipped_room<M>(budget: usize, tree: &crate::engine::tree::SearchTree<M>) -> usize {
     budget.saturating_sub(tree.nodes.len()).max(10_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
+    use super::*;
+    use crate::engine::api::search;
+    use crate::games::kalah::{Kalah, StoreEval};
+
+    /// The comparison's recorder hands every event on to the recorder it wraps: its tree is
+    /// the one a plain recorder keeps of the same search, node kinds and range cuts too
+    /// (each a default no-op of the observer trait that a wrapper must forward itself).
+    #[test]
+    fn the_comparison_recorder_records_what_a_plain_recorder_does() {
+        // A small Kalah solved, with no endgame database: the null-window tests cut nodes
+        // off by the points still to be won (range cuts).
+        let options = crate::games::kalah::KalahOptions {
+            pits: 3,
+            stones: 2,
+            endgame_stones: 0,
+            ..Default::default()
+        };
+        let game = Kalah::new_game(&options);
+        let settings = EngineSettings {
+            random_ties: false,
+            threads: 1,
+            solve: true,
+            ..EngineSettings::to_depth(Algorithm::Full, 64)
+        };
+        let never = StopFlag::new();
+        let mut plain = TreeRecorder::new(1_000_000);
+        let result = search(
+            &game,
+            &StoreEval,
+            &settings,
+            &mut SmallRng::seed_from_u64(1),
+            &mut plain,
+            &never,
+            &mut |_| {},
+        );
+        let own = StopFlag::new();
+        let mut budgeted = Budgeted {
+            recorder: TreeRecorder::new(1_000_000),
+            nodes: 0,
+            budget: None,
+            cancel: &never,
+            stop: &own,
+            gave_up: false,
+        };
+        let again = search(
+            &game,
+            &StoreEval,
+            &settings,
+            &mut SmallRng::seed_from_u64(1),
+            &mut budgeted,
+            &never,
+            &mut |_| {},
+        );
+        let (plain, budgeted) = (
+            plain.finish_for(&result),
+            budgeted.recorder.finish_for(&again),
+        );
+        for kind in [NodeKind::NullWindow, NodeKind::RangeCut] {
+            assert!(
+                plain.nodes.iter().any(|n| n.kind == kind),
+                "the search has no {kind:?} node to compare"
+            );
+        }
+        assert_eq!(budgeted.nodes, plain.nodes);
+    }
 }
