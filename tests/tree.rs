@@ -737,3 +737,64 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
     let (result, _) = record_with(&game, &eval, &exact, 5_000_000);
     assert_eq!(result.stats.pruned, 0);
 }
+
+/// A playing search considers more candidates at the root than below it
+/// ([`EngineSettings::candidates_at`]), and plain alpha-beta, which the comparison view sets
+/// beside it, the same moves: the root's children are the game's first candidates at the
+/// root's limit, a child's at the node limit.
+#[test]
+fn the_root_of_a_playing_search_considers_more_candidates() {
+    let (_, eval, playing) = gomoku_playing_search();
+    // A quiet opening: no threat for the root's defence to add its moves to.
+    let mut game = Gomoku::new_game(&<Gomoku as Playable>::Options::default());
+    game.play_line("h8 i9 h10").unwrap();
+    let (root_limit, node_limit) = (playing.candidates_at(0), playing.candidates_at(1));
+    assert!(
+        root_limit > node_limit && node_limit > 0,
+        "{root_limit} {node_limit}"
+    );
+    let mut wanted = Vec::new();
+    game.candidate_moves(&mut wanted, root_limit);
+    assert_eq!(wanted.len(), root_limit, "too few points to tell");
+    wanted.sort_unstable();
+    for algorithm in [Algorithm::Full, Algorithm::AlphaBeta] {
+        let settings = EngineSettings {
+            algorithm,
+            pvs: false,
+            ..playing.clone()
+        };
+        let settings = EngineSettings {
+            limits: gametree::engine::api::Limits {
+                depth: Some(2),
+                time: None,
+            },
+            ..settings
+        };
+        let (_, tree) = record_with(&game, &eval, &settings, 1_000_000);
+        let root = &tree.nodes[0];
+        let mut searched: Vec<_> = root
+            .children
+            .iter()
+            .filter_map(|&c| tree.nodes[c as usize].mv)
+            .collect();
+        searched.sort_unstable();
+        searched.dedup();
+        assert_eq!(searched, wanted, "{algorithm:?}: the root's moves");
+        // The first root move searched (an aspiration pass that failed has no move).
+        let child = root
+            .children
+            .iter()
+            .map(|&c| &tree.nodes[c as usize])
+            .find(|n| n.mv.is_some() && n.kind != NodeKind::AspirationFailed)
+            .expect("a root move");
+        let below = child
+            .children
+            .iter()
+            .filter(|&&c| tree.nodes[c as usize].kind != NodeKind::Skipped)
+            .count();
+        assert!(
+            below <= node_limit,
+            "{algorithm:?}: {below} moves below the root"
+        );
+    }
+}

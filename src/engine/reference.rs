@@ -90,7 +90,7 @@ where
     fn generate(&mut self, game: &mut G, ply: usize, ordered: bool) -> Vec<G::Move> {
         let mut moves = std::mem::take(&mut self.plies.moves[ply]);
         if self.settings.candidates > 0 {
-            game.candidate_moves(&mut moves, self.settings.candidates);
+            game.candidate_moves(&mut moves, self.settings.candidates_at(ply));
         } else {
             game.legal_moves(&mut moves);
         }

@@ -560,10 +560,12 @@ pub fn minimax_nodes<G: Game>(
     budget: u64,
     stop: &StopFlag,
 ) -> Option<u64> {
+    /// Counts the nodes below `game`, one move deeper per buffer left (`depth` buffers at
+    /// the root, so the ply is `depth` less the buffers left).
     fn walk<G: Game>(
         game: &mut G,
-        depth: u32,
-        candidates: usize,
+        settings: &EngineSettings,
+        depth: usize,
         buffers: &mut [Vec<G::Move>],
         count: &mut u64,
         budget: u64,
@@ -573,20 +575,22 @@ pub fn minimax_nodes<G: Game>(
         if *count > budget || (count.is_multiple_of(4096) && stop.is_raised()) {
             return false;
         }
-        if depth == 0 || game.outcome().is_some() {
+        let ply = depth - buffers.len();
+        if game.outcome().is_some() {
             return true;
         }
         let Some((moves, rest)) = buffers.split_first_mut() else {
             return true;
         };
-        if candidates > 0 {
-            game.candidate_moves(moves, candidates);
+        if settings.candidates > 0 {
+            // The moves the compared searches consider at this node.
+            game.candidate_moves(moves, settings.candidates_at(ply));
         } else {
             game.legal_moves(moves);
         }
         for &mv in moves.iter() {
             let undo = game.play(mv);
-            let ok = walk(game, depth - 1, candidates, rest, count, budget, stop);
+            let ok = walk(game, settings, depth, rest, count, budget, stop);
             game.undo(mv, undo);
             if !ok {
                 return false;
@@ -597,10 +601,14 @@ pub fn minimax_nodes<G: Game>(
     let mut position = game.clone();
     let mut buffers = vec![Vec::new(); depth as usize];
     let mut count = 0;
+    let settings = EngineSettings {
+        candidates,
+        ..EngineSettings::default()
+    };
     walk(
         &mut position,
-        depth,
-        candidates,
+        &settings,
+        depth as usize,
         &mut buffers,
         &mut count,
         budget,

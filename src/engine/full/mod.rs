@@ -370,11 +370,12 @@ where
         }
     }
 
-    /// The moves a node searches: the game's candidates when limited, its value-preserving
-    /// subset when solving, else every legal move.
-    fn generate(&self, game: &G, out: &mut Vec<G::Move>) {
+    /// The moves the node at `ply` searches: the game's candidates when limited (more at the
+    /// root: [`EngineSettings::candidates_at`]), its value-preserving subset when solving,
+    /// else every legal move.
+    fn generate(&self, game: &G, ply: usize, out: &mut Vec<G::Move>) {
         if self.settings.candidates > 0 {
-            game.candidate_moves(out, self.settings.candidates);
+            game.candidate_moves(out, self.settings.candidates_at(ply));
         } else if self.settings.solve {
             game.solver_moves(out);
         } else {

@@ -118,7 +118,7 @@ where
             .and_then(|e| e.best);
         // Depth 2 asks for static ordering even when the search is one move deep.
         let mut generated = Vec::new();
-        self.generate(game, &mut generated);
+        self.generate(game, 0, &mut generated);
         let mut moves = self.ordered_moves(game, 0, 2, tt_move);
         if let Some(only) = &self.root_only {
             // The defences, in this ordering where it has them, the others after.

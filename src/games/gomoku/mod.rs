@@ -907,7 +907,8 @@ pub struct GomokuOptions {
     pub connect: usize,
     /// `freestyle` (connect or more wins) or `standard` (exactly connect).
     pub rule: Rule,
-    /// Candidate points a playing search considers per node, best first (0 = every empty
+    /// Candidate points a playing search considers per node, best first, twice as many at
+    /// the root ([`crate::engine::settings::EngineSettings::candidates_at`]; 0 = every empty
     /// point; exact solving always uses every point).
     pub candidates: usize,
     /// Engine search depth when a player's own depth is 0.
@@ -948,7 +949,7 @@ impl GameOptions for GomokuOptions {
         OptionDoc::flag(
             "candidates",
             "Candidates",
-            "candidate moves the playing search considers per node (0 = all)",
+            "candidate moves the playing search considers per node, twice as many at the root (0 = all)",
         ),
         OptionDoc::DEPTH,
         OptionDoc::flag(
