@@ -133,16 +133,21 @@ pub struct EngineSettings {
 /// candidates won 67 - 53 against 12 (docs/performance.md, "Wave 10").
 pub const ROOT_CANDIDATES: usize = 2;
 
+/// The candidate limit of a node `ply` moves from the root of a search limited to
+/// `candidates` per node ([`ROOT_CANDIDATES`] times as many at the root); 0 when the search
+/// is not limited. Every algorithm uses it, so that they search the same moves.
+pub fn candidates_at(candidates: usize, ply: usize) -> usize {
+    if ply == 0 {
+        candidates.saturating_mul(ROOT_CANDIDATES)
+    } else {
+        candidates
+    }
+}
+
 impl EngineSettings {
-    /// The candidate limit of a node `ply` moves from the root ([`ROOT_CANDIDATES`] times
-    /// `candidates` at the root); 0 when the search is not limited. Every algorithm uses it,
-    /// so that they search the same moves.
+    /// [`candidates_at`] for these settings' `candidates`.
     pub fn candidates_at(&self, ply: usize) -> usize {
-        if ply == 0 {
-            self.candidates.saturating_mul(ROOT_CANDIDATES)
-        } else {
-            self.candidates
-        }
+        candidates_at(self.candidates, ply)
     }
 }
 

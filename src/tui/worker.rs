@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use crate::brain::client::{BrainError, BrainLine, BrainPlayer};
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::limits::{Limits, StopFlag};
+use crate::engine::settings::candidates_at;
 use crate::engine::tree::{Bound, NodeKind, SearchObserver, SearchTree, TreeRecorder};
 use crate::engine::{Game, Player};
 use crate::games::Playable;
@@ -564,7 +565,7 @@ pub fn minimax_nodes<G: Game>(
     /// the root, so the ply is `depth` less the buffers left).
     fn walk<G: Game>(
         game: &mut G,
-        settings: &EngineSettings,
+        candidates: usize,
         depth: usize,
         buffers: &mut [Vec<G::Move>],
         count: &mut u64,
@@ -582,15 +583,15 @@ pub fn minimax_nodes<G: Game>(
         let Some((moves, rest)) = buffers.split_first_mut() else {
             return true;
         };
-        if settings.candidates > 0 {
+        if candidates > 0 {
             // The moves the compared searches consider at this node.
-            game.candidate_moves(moves, settings.candidates_at(ply));
+            game.candidate_moves(moves, candidates_at(candidates, ply));
         } else {
             game.legal_moves(moves);
         }
         for &mv in moves.iter() {
             let undo = game.play(mv);
-            let ok = walk(game, settings, depth, rest, count, budget, stop);
+            let ok = walk(game, candidates, depth, rest, count, budget, stop);
             game.undo(mv, undo);
             if !ok {
                 return false;
@@ -601,13 +602,9 @@ pub fn minimax_nodes<G: Game>(
     let mut position = game.clone();
     let mut buffers = vec![Vec::new(); depth as usize];
     let mut count = 0;
-    let settings = EngineSettings {
-        candidates,
-        ..EngineSettings::default()
-    };
     walk(
         &mut position,
-        &settings,
+        candidates,
         depth as usize,
         &mut buffers,
         &mut count,
@@ -632,6 +629,25 @@ mod tests {
     use crate::engine::api::search;
     use crate::games::kalah::{Kalah, StoreEval};
 
+    /// The seeded search both recorders watch.
+    fn solve<O: SearchObserver<<Kalah as Game>::Move>>(
+        game: &Kalah,
+        settings: &EngineSettings,
+        observer: &mut O,
+    ) -> SearchResult<<Kalah as Game>::Move> {
+        let never = StopFlag::new();
+        let mut rng = SmallRng::seed_from_u64(1);
+        search(
+            game,
+            &StoreEval,
+            settings,
+            &mut rng,
+            observer,
+            &never,
+            &mut |_| {},
+        )
+    }
+
     /// The comparison's recorder hands every event on to the recorder it wraps: its tree is
     /// the one a plain recorder keeps of the same search, node kinds and range cuts too
     /// (each a default no-op of the observer trait that a wrapper must forward itself).
@@ -652,18 +668,9 @@ mod tests {
             solve: true,
             ..EngineSettings::to_depth(Algorithm::Full, 64)
         };
-        let never = StopFlag::new();
         let mut plain = TreeRecorder::new(1_000_000);
-        let result = search(
-            &game,
-            &StoreEval,
-            &settings,
-            &mut SmallRng::seed_from_u64(1),
-            &mut plain,
-            &never,
-            &mut |_| {},
-        );
-        let own = StopFlag::new();
+        let result = solve(&game, &settings, &mut plain);
+        let (never, own) = (StopFlag::new(), StopFlag::new());
         let mut budgeted = Budgeted {
             recorder: TreeRecorder::new(1_000_000),
             nodes: 0,
@@ -672,15 +679,7 @@ mod tests {
             stop: &own,
             gave_up: false,
         };
-        let again = search(
-            &game,
-            &StoreEval,
-            &settings,
-            &mut SmallRng::seed_from_u64(1),
-            &mut budgeted,
-            &never,
-            &mut |_| {},
-        );
+        let again = solve(&game, &settings, &mut budgeted);
         let (plain, budgeted) = (
             plain.finish_for(&result),
             budgeted.recorder.finish_for(&again),
