@@ -252,8 +252,10 @@ fn facing_an_open_three_every_move_left_out_loses() {
         }
         let me = game.to_move();
         let them = me.other();
+        // Facing a four as well, the block is forced and the test's premise is gone.
         if game.pattern_counts(them).get(Shape::OpenThree) == 0
             || game.pattern_counts(me).fours() > 0
+            || game.pattern_counts(them).fours() > 0
         {
             continue;
         }

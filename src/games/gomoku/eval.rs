@@ -7,7 +7,8 @@
 //! closed four 500; open three 200; double open two 100; closed three 50; open two 5; closed
 //! two 3), with the pattern names generalised to `connect` (see [`Shape`]); the evaluation
 //! takes them from `[gomoku.patterns]` ([`super::options::PatternWeights`]), while candidate
-//! ranking keeps the built-in table ([`PatternTable::DEFAULT`]). The evaluation also weighs
+//! ranking uses weights learnt from a strong engine's choices ([`super::policy`]). The
+//! evaluation also weighs
 //! each side's potential: the empty points where its stone would make a shape, per line
 //! ([`Gomoku::point_counts`], the `point_*` weights), and per point the combination of
 //! shapes its stone would make in its four directions ([`Combination`],
@@ -15,6 +16,7 @@
 
 use std::cell::RefCell;
 
+use super::policy::rank_value;
 use super::shape::Shape;
 use super::{Cell, Gomoku};
 use crate::engine::score::MAX_HEURISTIC;
@@ -572,8 +574,8 @@ impl Evaluator<Gomoku> for GomokuEval {
     }
 }
 
-/// How much more than the locality bonus a point of pattern value is worth, so that the
-/// bonus only orders points of equal pattern value.
+/// How much more than the locality bonus a point of ranking weight is worth, so that the
+/// bonus only orders points of equal weight.
 const LOCALITY_SCALE: u32 = 32;
 
 /// Orders points of equal pattern value (early in a game most are equal: lone stones make
@@ -600,8 +602,8 @@ fn locality(
 }
 
 /// Fills `out` with the best `limit` empty points near stones (Chebyshev distance 2), ranked
-/// by attack plus defence: the pattern value of the mover's stone there plus that of the
-/// opponent's, ties ordered by [`locality`]. If the mover can make five, only those points are given; else, if the
+/// by attack plus defence: the learnt weight ([`super::policy`]) of the shapes the mover's
+/// stone there would make plus that of the opponent's, ties ordered by [`locality`]. If the mover can make five, only those points are given; else, if the
 /// opponent threatens five, only the points that block it (any other move loses at once);
 /// else, if the opponent has an open three, only its answers and the mover's own fours (any
 /// other move lets it become an open four), however many or few.
@@ -671,8 +673,7 @@ fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>)
                 blocks = true;
                 u32::MAX - 1
             } else {
-                (POINT_VALUE[attack] + POINT_VALUE[defence]) as u32 * LOCALITY_SCALE
-                    + locality(&occupied, last, row, col)
+                rank_value(attack, defence) * LOCALITY_SCALE + locality(&occupied, last, row, col)
             };
             ranked.push(u64::from(u32::MAX - value) << 16 | (row * n + col) as u64);
         }

@@ -5,6 +5,7 @@
 
 pub mod eval;
 pub mod options;
+pub mod policy;
 pub mod shape;
 pub mod threat;
 
