@@ -584,6 +584,14 @@ impl Game for Gomoku {
     type Undo = GomokuUndo;
     const SCORING: Scoring = Scoring::WinLoss;
 
+    /// The learnt candidate ranking orders the moves; evaluating each child to order them
+    /// did worse (docs/performance.md, "Wave 11").
+    const ORDER_HINTS: bool = true;
+
+    fn order_hint(&self, mv: Cell) -> i32 {
+        eval::order_key(self, mv)
+    }
+
     fn describe_score(score: i32) -> Option<String> {
         eval::describe_score(score)
     }
