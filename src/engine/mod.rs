@@ -256,7 +256,8 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
 
     /// A cheap guess of how good `mv` is for the side to move (higher first), computed
     /// without playing it: Kalah's extra turns and captures, Dots and Boxes' completed and
-    /// offered boxes, Gomoku's candidate ranking. Used for ordering by the full engine when [`Game::ORDER_HINTS`] is set.
+    /// offered boxes, Gomoku's candidate ranking. Used for ordering by the full engine when
+    /// [`Game::ORDER_HINTS`] is set.
     fn order_hint(&self, mv: Self::Move) -> i32 {
         let _ = mv;
         0

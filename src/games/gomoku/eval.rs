@@ -8,8 +8,7 @@
 //! two 3), with the pattern names generalised to `connect` (see [`Shape`]); the evaluation
 //! takes them from `[gomoku.patterns]` ([`super::options::PatternWeights`]), while candidate
 //! ranking uses weights learnt from a strong engine's choices ([`super::policy`]). The
-//! evaluation also weighs
-//! each side's potential: the empty points where its stone would make a shape, per line
+//! evaluation also weighs each side's potential: the empty points where its stone would make a shape, per line
 //! ([`Gomoku::point_counts`], the `point_*` weights), and per point the combination of
 //! shapes its stone would make in its four directions ([`Combination`],
 //! [`Gomoku::combination_counts`]).
@@ -581,13 +580,7 @@ impl Evaluator<Gomoku> for GomokuEval {
 /// 240 games (docs/performance.md, "Wave 11").
 pub(super) fn order_key(game: &Gomoku, cell: Cell) -> i32 {
     let (row, col) = game.row_col(cell);
-    let me = game.to_move().index();
-    let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
-    for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
-        let codes = game.point_shapes(index);
-        attack |= ((codes[me] >> (3 * pos)) as usize & 7) << (3 * d);
-        defence |= ((codes[1 - me] >> (3 * pos)) as usize & 7) << (3 * d);
-    }
+    let (attack, defence) = point_keys(game, game.to_move().index(), row, col);
     if has_five(attack) {
         1 << 20
     } else if has_five(defence) {
@@ -595,6 +588,19 @@ pub(super) fn order_key(game: &Gomoku, cell: Cell) -> i32 {
     } else {
         rank_value(attack, defence) as i32
     }
+}
+
+/// The [`PointKey`]s of the shapes a stone of player `me` (attack) and one of the opponent's
+/// (defence) would make at the empty point `row`, `col`, from the codes `play` keeps per line.
+#[inline]
+fn point_keys(game: &Gomoku, me: usize, row: usize, col: usize) -> (PointKey, PointKey) {
+    let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
+    for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
+        let codes = game.point_shapes(index);
+        attack |= ((codes[me] >> (3 * pos)) as usize & 7) << (3 * d);
+        defence |= ((codes[1 - me] >> (3 * pos)) as usize & 7) << (3 * d);
+    }
+    (attack, defence)
 }
 
 /// How much more than the locality bonus a point of ranking weight is worth, so that the
@@ -626,10 +632,11 @@ fn locality(
 
 /// Fills `out` with the best `limit` empty points near stones (Chebyshev distance 2), ranked
 /// by attack plus defence: the learnt weight ([`super::policy`]) of the shapes the mover's
-/// stone there would make plus that of the opponent's, ties ordered by [`locality`]. If the mover can make five, only those points are given; else, if the
-/// opponent threatens five, only the points that block it (any other move loses at once);
-/// else, if the opponent has an open three, only its answers and the mover's own fours (any
-/// other move lets it become an open four), however many or few.
+/// stone there would make plus that of the opponent's, ties ordered by [`locality`]. If the
+/// mover can make five, only those points are given; else, if the opponent threatens five,
+/// only the points that block it (any other move loses at once); else, if the opponent has
+/// an open three, only its answers and the mover's own fours (any other move lets it become
+/// an open four), however many or few.
 /// The empty board gives its centre; `limit` 0 gives every legal move.
 pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     out.clear();
@@ -680,14 +687,7 @@ fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>)
         while todo != 0 {
             let col = todo.trailing_zeros() as usize;
             todo &= todo - 1;
-            let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
-            for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
-                // The shape each player's stone would make there, kept by `play`.
-                let codes = game.point_shapes(index);
-                let [mine, theirs] = [codes[me], codes[1 - me]];
-                attack |= ((mine >> (3 * pos)) as usize & 7) << (3 * d);
-                defence |= ((theirs >> (3 * pos)) as usize & 7) << (3 * d);
-            }
+            let (attack, defence) = point_keys(game, me, row, col);
             // Wins first, then blocks; among the rest attack plus defence.
             let value = if has_five(attack) {
                 wins = true;

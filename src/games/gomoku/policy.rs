@@ -12,6 +12,7 @@
 //! regularised correction learnt per combination, so combinations the games never showed
 //! keep the table's order. `tools/rank-fit/` holds the scripts that fit them.
 
+use super::eval::point_key;
 use super::shape::Shape;
 
 /// `(shapes, attack, defence)`: the four directional shapes as octal digits, strongest
@@ -407,13 +408,7 @@ pub(super) fn rank_value(attack: usize, defence: usize) -> u32 {
 
 /// [`rank_value`] of four directional shapes for each side.
 pub fn point_rank(attack: [Shape; 4], defence: [Shape; 4]) -> u32 {
-    let key = |shapes: [Shape; 4]| {
-        shapes
-            .iter()
-            .enumerate()
-            .fold(0, |key, (d, &s)| key | (s as usize) << (3 * d))
-    };
-    rank_value(key(attack), key(defence))
+    rank_value(point_key(attack), point_key(defence))
 }
 
 #[cfg(test)]
