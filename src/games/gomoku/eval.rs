@@ -8,9 +8,9 @@
 //! two 3), with the pattern names generalised to `connect` (see [`Shape`]); the evaluation
 //! takes them from `[gomoku.patterns]` ([`super::options::PatternWeights`]), while candidate
 //! ranking uses weights learnt from a strong engine's choices ([`super::policy`]). The
-//! evaluation also weighs each side's potential: the empty points where its stone would make a shape, per line
-//! ([`Gomoku::point_counts`], the `point_*` weights), and per point the combination of
-//! shapes its stone would make in its four directions ([`Combination`],
+//! evaluation also weighs each side's potential: the empty points where its stone would make
+//! a shape, per line ([`Gomoku::point_counts`], the `point_*` weights), and per point the
+//! combination of shapes its stone would make in its four directions ([`Combination`],
 //! [`Gomoku::combination_counts`]).
 
 use std::cell::RefCell;
