@@ -49,7 +49,7 @@ pub struct ExportNode {
     /// What the node was: `search`, `null_window` (a test of a later move), `re_search`
     /// (that move again with the full window), `aspiration` and `aspiration_retry` (the
     /// root's windows), `null_test` (an MTD(f) pass), `range_cut` (proven by the points
-    /// still open), `skipped` (a move a cut-off made unnecessary; not searched) or
+    /// still open), `futility_cut` (failed high on its static value), `skipped` (a move a cut-off made unnecessary; not searched) or
     /// `aspiration_failed` (an earlier pass over the root whose aspiration window failed: a
     /// child of the root without a move, its children that pass's root moves).
     #[serde(default)]
@@ -206,6 +206,7 @@ pub fn kind_text(kind: NodeKind) -> &'static str {
         NodeKind::AspirationRetry => "aspiration re-search",
         NodeKind::NullTest => "MTD(f) test",
         NodeKind::RangeCut => "proven by open points",
+        NodeKind::FutilityCut => "cut on its static value",
         NodeKind::Skipped => "not searched",
         NodeKind::Quiescence => "forced reply past the horizon",
         NodeKind::AspirationFailed => "failed aspiration pass",

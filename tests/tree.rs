@@ -738,6 +738,67 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
     assert_eq!(result.stats.pruned, 0);
 }
 
+/// Reverse futility pruning, in a Gomoku playing search: a node cut on its static value is a
+/// null-window test one or two moves from the horizon, searched no further, whose value is
+/// the evaluation of its position and lies above beta by at least the margin (100 one move
+/// from the horizon, 300 two moves); the counters agree with the record, and `futility`
+/// off, or a search without a candidate limit, cuts nothing so.
+#[test]
+fn null_window_tests_far_above_beta_fail_high_on_their_static_value() {
+    let (game, eval, playing) = gomoku_playing_search();
+    let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
+    assert!(!tree.truncated);
+    let mut recorded = 0;
+    for (id, node) in tree.nodes.iter().enumerate() {
+        if node.kind != NodeKind::FutilityCut {
+            continue;
+        }
+        recorded += 1;
+        assert_eq!(node.beta, node.alpha + 1, "only in a null-window test");
+        assert!(node.children.is_empty(), "a cut node has no children");
+        assert_eq!(node.bound, Bound::Lower);
+        let margin = match node.depth {
+            1 => 100,
+            2 => 300,
+            depth => panic!("cut at depth {depth}"),
+        };
+        assert!(
+            node.value - margin >= node.beta,
+            "{} {}",
+            node.value,
+            node.beta
+        );
+        let mut moves = Vec::new();
+        let mut at = id;
+        while let Some(parent) = tree.nodes[at].parent {
+            moves.extend(tree.nodes[at].mv);
+            at = parent as usize;
+        }
+        let mut position = game.clone();
+        for &mv in moves.iter().rev() {
+            position.play(mv);
+        }
+        assert_eq!(node.to_move, position.to_move());
+        assert_eq!(node.value, eval.evaluate(&position), "not its static value");
+    }
+    assert!(recorded > 0, "no futility cut recorded");
+    assert!(result.stats.futility_cuts >= recorded);
+    let off = EngineSettings {
+        futility: false,
+        ..playing.clone()
+    };
+    let (result, tree) = record_with(&game, &eval, &off, 5_000_000);
+    assert_eq!(result.stats.futility_cuts, 0);
+    assert!(tree.nodes.iter().all(|n| n.kind != NodeKind::FutilityCut));
+    let exact = EngineSettings {
+        random_ties: false,
+        ..EngineSettings::to_depth(Algorithm::Full, 3)
+    }
+    .resolved(3, 0);
+    let (result, _) = record_with(&game, &eval, &exact, 5_000_000);
+    assert_eq!(result.stats.futility_cuts, 0);
+}
+
 /// A playing search considers more candidates at the root than below it
 /// ([`EngineSettings::candidates_at`]), and plain alpha-beta, which the comparison view sets
 /// beside it, the same moves: the root's children are the game's first candidates at the

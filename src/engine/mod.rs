@@ -414,4 +414,13 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// (Gomoku's point combinations: the evaluator that weighs them turns them on, so the
     /// engine never pays for them silently, and one that does not turns them off).
     fn prepare(&self, _game: &mut G) {}
+
+    /// Reverse futility pruning's margin at a node `depth` moves from the horizon whose
+    /// static value is `value`: a playing search's null-window test there that faces no
+    /// threat fails high without a search when `value` is above beta by at least this much.
+    /// `None` (the default): never. Margins are measurements of how far a search below
+    /// such a node falls short of its static value, so they belong to the evaluator.
+    fn futility_margin(&self, _depth: u32, _value: i32) -> Option<i32> {
+        None
+    }
 }

@@ -118,6 +118,10 @@ pub struct EngineSettings {
     /// or two moves from the horizon, facing no four, searches only its first few moves
     /// (late move pruning).
     pub pruning: bool,
+    /// Full engine, playing searches with a candidate limit (Gomoku): a null-window test a
+    /// few moves from the horizon, facing no threat, whose static value is above beta by the
+    /// evaluator's margin fails high without a search (reverse futility pruning).
+    pub futility: bool,
     /// Search only this many candidate moves per node where the game prunes heuristically
     /// (Gomoku); 0 means every legal move. A game option, filled in by `resolved`.
     pub candidates: usize,
@@ -175,6 +179,7 @@ impl Default for EngineSettings {
             aspiration: true,
             reductions: true,
             pruning: true,
+            futility: true,
             candidates: 0,
             solve: false,
         }
@@ -758,6 +763,16 @@ pub const FIELDS: &[Field] = &[
         get: |s| FieldValue::Switch(s.pruning),
         set: |s, v| s.pruning = switch(&v),
     },
+    Field {
+        key: "futility",
+        about: "full engine: reverse futility pruning near the horizon where candidates are limited (Gomoku)",
+        value_name: "",
+        label: "",
+        full_only: true,
+        kind: FieldKind::Switch,
+        get: |s| FieldValue::Switch(s.futility),
+        set: |s, v| s.futility = switch(&v),
+    },
 ];
 
 /// Reads one setting's value, refusing a value of the wrong type where it stands (so a
@@ -929,6 +944,7 @@ mod tests {
             aspiration: false,
             reductions: false,
             pruning: false,
+            futility: false,
             ..defaults
         }
     }
@@ -967,6 +983,7 @@ mod tests {
             aspiration: _,
             reductions: _,
             pruning: _,
+            futility: _,
             candidates: _,
             solve: _,
         } = all;

@@ -35,6 +35,10 @@ pub struct SearchStats {
     /// Late moves left out near the horizon (late move pruning, full engine in a playing
     /// search with a candidate limit).
     pub pruned: u64,
+    /// Null-window tests near the horizon that failed high on their static value without a
+    /// search (reverse futility pruning, full engine in a playing search with a candidate
+    /// limit).
+    pub futility_cuts: u64,
     /// The deepest ply (moves from the root) a node was visited at (full engine).
     pub max_ply: u32,
     /// While a solve runs: the lowest and highest root value (score units, side to move at
@@ -88,6 +92,7 @@ impl SearchStats {
         self.reductions += other.reductions;
         self.reduction_re_searches += other.reduction_re_searches;
         self.pruned += other.pruned;
+        self.futility_cuts += other.futility_cuts;
         self.max_ply = self.max_ply.max(other.max_ply);
     }
 }

@@ -61,6 +61,10 @@ pub enum NodeKind {
     /// Cut off by the points still to be won: the whole range lies outside the window, so
     /// the value is proven without a search.
     RangeCut,
+    /// Cut off by its static value (reverse futility pruning, a playing search's null-window
+    /// test near the horizon): the evaluation was so far above beta that a search was not
+    /// expected to fall below it, so the node failed high without one.
+    FutilityCut,
     /// Not searched: a cut-off at its parent made it unnecessary (added after the search).
     Skipped,
     /// A forced reply searched past the horizon (a quiescence search): at the horizon the
@@ -104,6 +108,10 @@ pub trait SearchObserver<M> {
     /// The node entered last was cut off by the points still to be won.
     #[inline]
     fn range_cut(&mut self) {}
+
+    /// The node entered last failed high on its static value (reverse futility pruning).
+    #[inline]
+    fn futility_cut(&mut self) {}
 
     /// The node entered last left its last `count` moves unsearched (late move pruning).
     #[inline]
@@ -469,6 +477,16 @@ impl<M: Copy + PartialEq> TreeRecorder<M> {
             }
         }
     }
+
+    /// Gives the node entered last a new kind (it was cut without a search).
+    fn relabel(&mut self, kind: NodeKind) {
+        if self.skipping > 0 {
+            return;
+        }
+        if let Some(&index) = self.stack.last() {
+            self.tree.nodes[index as usize].kind = kind;
+        }
+    }
 }
 
 /// A pass's root and its children (the root moves), renumbered 0, 1, 2...: the children
@@ -543,12 +561,11 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
     }
 
     fn range_cut(&mut self) {
-        if self.skipping > 0 {
-            return;
-        }
-        if let Some(&index) = self.stack.last() {
-            self.tree.nodes[index as usize].kind = NodeKind::RangeCut;
-        }
+        self.relabel(NodeKind::RangeCut);
+    }
+
+    fn futility_cut(&mut self) {
+        self.relabel(NodeKind::FutilityCut);
     }
 
     fn pruned(&mut self, count: u32) {

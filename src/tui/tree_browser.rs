@@ -933,6 +933,14 @@ fn explain_node<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move
              {value}, outside the window {window}"
         );
     }
+    if node.kind == NodeKind::FutilityCut {
+        return format!(
+            "cut on its static value (reverse futility pruning): the evaluation {value} is so \
+             far above the window {window}, {} from the horizon, that a search is not \
+             expected to fall below it; failed high without one",
+            plural(node.depth, "move", "moves")
+        );
+    }
     if node.parent.is_none() && rec.gave_up {
         return format!(
             "root: minimax gave up at its node budget; this partial tree of {} is what it \

@@ -538,6 +538,10 @@ impl<M: Copy + PartialEq> SearchObserver<M> for Budgeted<'_, M> {
         self.recorder.range_cut();
     }
 
+    fn futility_cut(&mut self) {
+        self.recorder.futility_cut();
+    }
+
     fn tt_hit(&mut self, stored_depth: u32) {
         self.recorder.tt_hit(stored_depth);
     }

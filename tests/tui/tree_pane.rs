@@ -1444,3 +1444,31 @@ fn a_pruned_node_shows_and_explains_what_it_left_out() {
         }
     }
 }
+
+/// A null-window test cut on its static value (reverse futility pruning) says so on its row
+/// and in its explanation, at any size.
+#[test]
+fn a_futility_cut_shows_and_explains_its_static_value() {
+    let (mut app, tree) = full_engine_gomoku_tree(5, "h8 i9 g7 j10 i7");
+    let (id, node) = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .find(|(_, n)| n.kind == NodeKind::FutilityCut)
+        .expect("a node cut on its static value");
+    let away = if node.depth == 1 { "1 move" } else { "2 moves" };
+    go_to(&mut app, id as u32);
+    for (w, h) in [(160, 50), (80, 24)] {
+        let buf = render(&mut app, w, h);
+        let text = tree_words(&app, &buf);
+        let want = "cut on its static value (reverse futility pruning)";
+        assert!(text.contains(want), "{w}x{h}: {want} missing:\n{text}");
+        assert!(
+            text.contains(&format!("{away} from the horizon")),
+            "{w}x{h}: {text}"
+        );
+        if w == 160 {
+            assert!(text.contains("failed high without one"), "{text}");
+        }
+    }
+}

@@ -184,17 +184,37 @@ where
     /// from the horizon, where a late move of the ranked candidates rarely changes that
     /// answer and its subtree costs as much as an early one's.
     fn late_moves_kept(&self, depth: u32, alpha: i32, beta: i32) -> usize {
-        if !self.settings.pruning
-            || self.settings.candidates == 0
-            || self.settings.solve
-            || beta != alpha + 1
-        {
+        if !self.settings.pruning || !self.prunes_heuristically(alpha, beta) {
             return usize::MAX;
         }
         super::PRUNING_KEEPS
             .get(depth as usize)
             .copied()
             .unwrap_or(usize::MAX)
+    }
+
+    /// Whether a node with this window may be pruned by heuristics that can be wrong (late
+    /// move pruning, reverse futility pruning): only a null-window test of a playing search
+    /// that limits its candidates, never an exact one or a solve.
+    fn prunes_heuristically(&self, alpha: i32, beta: i32) -> bool {
+        self.settings.candidates > 0 && !self.settings.solve && beta == alpha + 1
+    }
+
+    /// Reverse futility pruning: the static value of a null-window test `depth` moves from
+    /// the horizon, when it is above `beta` by the evaluator's margin for that depth
+    /// ([`Evaluator::futility_margin`]) and the side to move has no threat to answer. The
+    /// node then fails high with that value, unsearched: below such nodes the search rarely
+    /// falls under beta, and near the horizon they are the most numerous.
+    fn futility_cut(&mut self, game: &G, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        if !self.settings.futility || !self.prunes_heuristically(alpha, beta) {
+            return None;
+        }
+        let value = score::evaluate(self.evaluator, game);
+        let margin = self.evaluator.futility_margin(depth, value)?;
+        if value - margin < beta || self.must_answer_threat(game) {
+            return None;
+        }
+        Some(value)
     }
 
     /// Whether the side to move must answer a threat ([`Game::forced_replies`]): its few
@@ -487,6 +507,14 @@ where
             }
             self.height = height;
             self.observer.tt_hit(height.unwrap_or(depth));
+            self.observer.leave(value, Bound::Lower, 0);
+            return value;
+        }
+        if let Some(value) = self.futility_cut(game, depth, alpha, beta) {
+            // Not stored: a bound from the evaluation, not from a search to this depth.
+            self.stats.futility_cuts += 1;
+            self.height = None;
+            self.observer.futility_cut();
             self.observer.leave(value, Bound::Lower, 0);
             return value;
         }

@@ -135,6 +135,9 @@ fn stat_items<'a>(stats: &SearchStats, theme: &Theme) -> Vec<Item<'a>> {
     if stats.pruned > 0 {
         items.push(item("pruned", group_digits(stats.pruned), theme));
     }
+    if stats.futility_cuts > 0 {
+        items.push(item("futility", group_digits(stats.futility_cuts), theme));
+    }
     items
 }
 
