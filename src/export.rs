@@ -49,9 +49,10 @@ pub struct ExportNode {
     /// What the node was: `search`, `null_window` (a test of a later move), `re_search`
     /// (that move again with the full window), `aspiration` and `aspiration_retry` (the
     /// root's windows), `null_test` (an MTD(f) pass), `range_cut` (proven by the points
-    /// still open), `futility_cut` (failed high on its static value), `skipped` (a move a cut-off made unnecessary; not searched) or
-    /// `aspiration_failed` (an earlier pass over the root whose aspiration window failed: a
-    /// child of the root without a move, its children that pass's root moves).
+    /// still open), `futility_cut` (failed high on its static value), `skipped` (a move a
+    /// cut-off made unnecessary; not searched) or `aspiration_failed` (an earlier pass over
+    /// the root whose aspiration window failed: a child of the root without a move, its
+    /// children that pass's root moves).
     #[serde(default)]
     pub kind: NodeKind,
 }

@@ -118,9 +118,10 @@ pub struct EngineSettings {
     /// or two moves from the horizon, facing no four, searches only its first few moves
     /// (late move pruning).
     pub pruning: bool,
-    /// Full engine, playing searches with a candidate limit (Gomoku): a null-window test a
-    /// few moves from the horizon, facing no threat, whose static value is above beta by the
-    /// evaluator's margin fails high without a search (reverse futility pruning).
+    /// Full engine, playing searches with a candidate limit (Gomoku): a null-window test near
+    /// the horizon (where the evaluator gives a margin: Gomoku's one and two moves away),
+    /// facing no four, whose static value is above beta by that margin fails high without a
+    /// search (reverse futility pruning).
     pub futility: bool,
     /// Search only this many candidate moves per node where the game prunes heuristically
     /// (Gomoku); 0 means every legal move. A game option, filled in by `resolved`.

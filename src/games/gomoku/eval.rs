@@ -56,7 +56,7 @@ pub fn describe_score(score: i32) -> Option<String> {
 }
 
 /// Reverse futility pruning's margins by the distance from the horizon (1 and 2 moves; none
-/// further), measured with the default weights on 1.2 million null-window tests of 300 ms
+/// further), measured with the default weights on 1.3 million null-window tests of 300 ms
 /// self-play searches: the static value was above beta by the margin at 32 % and 15 % of
 /// those tests, and of those the search came back below beta 0.1 % and 1.2 % of the time
 /// (docs/performance.md, "Wave 13").
