@@ -47,7 +47,7 @@ const FASTEST_TURN: Duration = Duration::from_millis(20);
 /// Kept back from every turn limit for starting the search, answering and a loaded
 /// machine's scheduling delays; a tenth of the turn when that is more (and never more than
 /// half the turn). The engine reads its clock every 256 nodes, about a millisecond.
-const TURN_MARGIN: Duration = Duration::from_millis(50);
+const TURN_MARGIN: Duration = Duration::from_millis(40);
 /// Kept back from the match's remaining time.
 const MATCH_MARGIN: Duration = Duration::from_millis(500);
 /// The remaining match time is spread over about this many more moves.
@@ -870,7 +870,7 @@ mod tests {
         );
         assert_eq!(
             clock(Some(300), None, 0).budget(),
-            Duration::from_millis(250)
+            Duration::from_millis(260)
         );
         assert_eq!(clock(Some(80), None, 0).budget(), Duration::from_millis(40));
         assert_eq!(clock(Some(0), None, 0).budget(), FASTEST_TURN);

@@ -20,8 +20,10 @@ const ASPIRATION_MAX: i32 = 64 * MARGIN_UNIT;
 /// An iteration is not started once this share of the time is spent (the next one would
 /// most likely not finish: each iteration costs more than all earlier ones together). Not
 /// earlier: a partial iteration still counts when it finds a better root move, and time a
-/// move is given is lost when unused (0.75 rather than 0.5 won 63 - 57 in a Gomoku match).
-const SOFT_TIME_SHARE: f64 = 0.75;
+/// move is given is lost when unused (0.75 rather than 0.5 won 63 - 57 in a Gomoku match;
+/// 0.9 with a 40 ms brain margin scored 30 of 120 against Rapfi where 0.75 with 50 ms scored
+/// 25, docs/performance.md "Wave 13").
+const SOFT_TIME_SHARE: f64 = 0.9;
 
 impl<G, E, O> Searcher<'_, G, E, O>
 where
