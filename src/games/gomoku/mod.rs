@@ -4,6 +4,7 @@
 //! pattern evaluation in [`eval`] reads; nothing here knows the terminal or the search.
 
 pub mod eval;
+mod fours;
 pub mod options;
 pub mod policy;
 pub mod shape;
@@ -776,7 +777,7 @@ impl Game for Gomoku {
             return None;
         }
         let mut budget = LEAF_VCF_NODES;
-        self.quick_vcf(LEAF_VCF_DEPTH, &mut budget)
+        self.leaf_vcf(LEAF_VCF_DEPTH, &mut budget)
     }
 
     fn forced_replies(&self, out: &mut Vec<Cell>) {

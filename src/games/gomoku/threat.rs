@@ -108,7 +108,7 @@ impl Gomoku {
     }
 
     /// The point at position `pos` of line `index` (the inverse of `lines_through`).
-    fn line_point(&self, index: usize, pos: u32) -> Cell {
+    pub(super) fn line_point(&self, index: usize, pos: u32) -> Cell {
         let n = self.size();
         let pos = pos as usize;
         let (row, col) = if index < n {
@@ -598,7 +598,7 @@ impl Gomoku {
 
 impl Gomoku {
     /// How many points make five for `player` (counting stops at two), and the first.
-    fn five_point(&self, player: Player) -> (u32, Option<Cell>) {
+    pub(super) fn five_point(&self, player: Player) -> (u32, Option<Cell>) {
         let (mut count, mut first) = (0, None);
         self.scan_line_points(player, HAS_FOUR, |shape, index, pos| {
             if shape == Shape::Five {
@@ -618,6 +618,7 @@ impl Gomoku {
 
     /// A lean VCF for the leaves of a playing search: no tables, no ordering, at most
     /// `depth` fours and `budget` nodes. The plies until the side to move has made five.
+    #[cfg(test)]
     pub(super) fn quick_vcf(&mut self, depth: u32, budget: &mut u32) -> Option<u32> {
         if *budget == 0 {
             return None;

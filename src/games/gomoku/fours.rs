@@ -1,0 +1,317 @@
+//! The VCF at a playing search's leaves, over the lines' stone bits alone.
+//!
+//! A leaf's question is narrow: can the side to move win by continuous fours within a few
+//! moves? [`Gomoku::play`] answers far more than that needs (every shape of four lines, the
+//! board totals, the undo record), and the leaf VCF was 45 % of a timed search, most of it
+//! inside `play` (docs/performance.md, "Wave 13"). Here a move only sets a bit in its four
+//! lines, and fours and fives are read from the stones with shifts: a point makes five when
+//! a window of `connect` points holds it and `connect - 1` own stones, and makes a four when
+//! a window holds it, one more empty point and `connect - 2` own stones (under the standard
+//! rule the window must not touch another own stone at either end, so the run is exact).
+//! The shape counts and codes are left as they were and are stale until the stones are
+//! taken back, so nothing here may read them past the root.
+
+use super::{Cell, Gomoku, Rule};
+use crate::engine::Game;
+
+/// Fours the attacker can make in one node, at most (each line gives a handful).
+const MOVES: usize = 64;
+
+/// The windows of `K` (the game's `connect`) points along a line, read with shifts; a
+/// constant, so that the loops over a window's points unroll.
+#[derive(Clone, Copy)]
+struct Windows<const K: u32> {
+    /// The standard rule: a run longer than `K` does not win.
+    exact: bool,
+}
+
+impl<const K: u32> Windows<K> {
+    /// The starts of windows that may make a run: all of them in freestyle; under the
+    /// standard rule those without an `own` stone just before or just after.
+    #[inline]
+    fn open_starts(self, own: u32) -> u32 {
+        if self.exact {
+            !(own << 1) & !(own >> K)
+        } else {
+            u32::MAX
+        }
+    }
+
+    /// The starts of windows (of `K` points, none the opponent's) holding exactly `gaps`
+    /// empty points (1 or 2) among `own` stones, spread back over the windows' empty points.
+    #[inline]
+    fn gaps(self, own: u32, empty: u32, gaps: u32) -> u32 {
+        // Per window start: whether every point is own or empty, and (saturating) whether
+        // it holds at least one, two, three empty points.
+        let free = own | empty;
+        let (mut clear, mut one, mut two, mut three) = (self.open_starts(own), 0, 0, 0);
+        for i in 0..K {
+            let e = empty >> i;
+            clear &= free >> i;
+            three |= two & e;
+            two |= one & e;
+            one |= e;
+        }
+        let windows = clear & if gaps == 1 { one & !two } else { two & !three };
+        let mut spread = 0;
+        for i in 0..K {
+            spread |= windows << i;
+        }
+        spread & empty
+    }
+
+    /// The points of a line where a stone would make `K` in a row: windows of `K - 1` own
+    /// stones and the point.
+    #[inline]
+    fn fives(self, own: u32, empty: u32) -> u32 {
+        self.gaps(own, empty, 1)
+    }
+
+    /// The points of a line where a stone would make a four: windows of `K - 2` own stones
+    /// and two empty points, either of which is such a point (the other then makes five).
+    #[inline]
+    fn fours(self, own: u32, empty: u32) -> u32 {
+        self.gaps(own, empty, 2)
+    }
+}
+
+impl Gomoku {
+    /// Whether the side to move wins by continuous fours within `depth` of its moves and
+    /// `budget` nodes: the plies until it has made five. The defender answers each four at
+    /// its completion point, and a four of its own made by that answer must be blocked by
+    /// the attacker's next move, which must be a four again.
+    pub(super) fn leaf_vcf(&mut self, depth: u32, budget: &mut u32) -> Option<u32> {
+        if *budget == 0 {
+            return None;
+        }
+        let me = self.to_move();
+        // At the root the shapes are up to date: read the fours from them.
+        if self.five_point(me).0 > 0 {
+            *budget -= 1;
+            return Some(1);
+        }
+        let forced = match self.five_point(me.other()) {
+            (0, _) => None,
+            (1, Some(block)) => Some(block),
+            _ => {
+                *budget -= 1;
+                return None;
+            }
+        };
+        let exact = self.rule == Rule::Standard;
+        let p = me.index();
+        let lines = self.three_lines[p];
+        match self.connect {
+            2 => self.fours_from(Windows::<2> { exact }, p, depth, budget, lines, forced),
+            3 => self.fours_from(Windows::<3> { exact }, p, depth, budget, lines, forced),
+            4 => self.fours_from(Windows::<4> { exact }, p, depth, budget, lines, forced),
+            5 => self.fours_from(Windows::<5> { exact }, p, depth, budget, lines, forced),
+            6 => self.fours_from(Windows::<6> { exact }, p, depth, budget, lines, forced),
+            _ => self.fours_from(Windows::<7> { exact }, p, depth, budget, lines, forced),
+        }
+    }
+
+    /// One attacker node of [`Gomoku::leaf_vcf`]: player `p` to move, with no five to make,
+    /// a four to make on one of `lines` (or on the four lines through a stone it played
+    /// since), and `forced` the one point where the defender would make five.
+    fn fours_from<const K: u32>(
+        &mut self,
+        windows: Windows<K>,
+        p: usize,
+        depth: u32,
+        budget: &mut u32,
+        lines: u128,
+        forced: Option<Cell>,
+    ) -> Option<u32> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        if depth == 0 {
+            return None;
+        }
+        let mut moves = [0 as Cell; MOVES];
+        let count = match forced {
+            Some(block) => {
+                moves[0] = block;
+                1
+            }
+            None => self.fours_on(windows, p, lines, &mut moves),
+        };
+        for &mv in &moves[..count] {
+            let through = self.put(mv, p);
+            // The attacker had no five to make, so any it has now runs through its stone.
+            let mut fives = 0;
+            let mut reply = None;
+            let mut along = lines;
+            for &(index, _) in &through {
+                along |= 1 << index;
+                let points = windows.fives(self.lines[index].stones[p], self.empty_in(index));
+                if points != 0 {
+                    fives += points.count_ones();
+                    reply = Some(self.line_point(index, points.trailing_zeros()));
+                }
+            }
+            let found = match (fives, reply) {
+                (1, Some(reply)) => {
+                    let q = 1 - p;
+                    let answer = self.put(reply, q);
+                    // Nor had the defender: a five it can make now runs through its reply.
+                    let mut threats = 0;
+                    let mut block = None;
+                    for &(index, _) in &answer {
+                        let points =
+                            windows.fives(self.lines[index].stones[q], self.empty_in(index));
+                        if points != 0 {
+                            threats += points.count_ones();
+                            block = Some(self.line_point(index, points.trailing_zeros()));
+                        }
+                    }
+                    let found = if threats > 1 {
+                        // Lost: the node is counted all the same (as the test's reference,
+                        // which plays it out, does).
+                        *budget = budget.saturating_sub(1);
+                        None
+                    } else {
+                        self.fours_from(windows, p, depth - 1, budget, along, block)
+                            .map(|plies| plies + 2)
+                    };
+                    self.take(&answer, q);
+                    found
+                }
+                (0, _) => None,
+                _ => Some(3),
+            };
+            self.take(&through, p);
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// Writes into `out` the points (each once, up to its length) where player `p`'s stone
+    /// makes a four along one of `lines`, line by line in index order; returns how many.
+    fn fours_on<const K: u32>(
+        &self,
+        windows: Windows<K>,
+        p: usize,
+        mut lines: u128,
+        out: &mut [Cell],
+    ) -> usize {
+        let mut count = 0;
+        while lines != 0 {
+            let index = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            let mut points = windows.fours(self.lines[index].stones[p], self.empty_in(index));
+            while points != 0 && count < out.len() {
+                let pos = points.trailing_zeros();
+                points &= points - 1;
+                let cell = self.line_point(index, pos);
+                if !out[..count].contains(&cell) {
+                    out[count] = cell;
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// The empty points of line `index` as bits by position.
+    #[inline]
+    fn empty_in(&self, index: usize) -> u32 {
+        let line = &self.lines[index];
+        !(line.stones[0] | line.stones[1]) & ((1u32 << line.len) - 1)
+    }
+
+    /// Puts player `p`'s stone on `cell` in its four lines' stones only (see the module
+    /// doc); returns the lines, for [`Gomoku::take`].
+    #[inline]
+    fn put(&mut self, cell: Cell, p: usize) -> [(usize, u32); 4] {
+        let (row, col) = self.row_col(cell);
+        let through = self.lines_through(row, col);
+        for &(index, pos) in &through {
+            self.lines[index].stones[p] |= 1 << pos;
+        }
+        through
+    }
+
+    /// Takes back what [`Gomoku::put`] did.
+    #[inline]
+    fn take(&mut self, through: &[(usize, u32); 4], p: usize) {
+        for &(index, pos) in through {
+            self.lines[index].stones[p] &= !(1 << pos);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::tests::Walk;
+    use super::*;
+
+    /// The VCF over bits against the one over full moves ([`Gomoku::quick_vcf`]): the same
+    /// answer, nodes spent and position after, at every depth and budget tried.
+    fn agrees(game: &Gomoku) -> Result<Option<u32>, TestCaseError> {
+        let mut deepest = None;
+        for depth in [0, 1, 2, 4, 6] {
+            for nodes in [1, 8, 64, 4096] {
+                let (mut light, mut full) = (game.clone(), game.clone());
+                let (mut light_budget, mut full_budget) = (nodes, nodes);
+                let found = light.leaf_vcf(depth, &mut light_budget);
+                prop_assert_eq!(found, full.quick_vcf(depth, &mut full_budget), "{}", game);
+                prop_assert_eq!(light_budget, full_budget, "{}", game);
+                prop_assert!(
+                    light == *game,
+                    "the stones were not all taken back\n{}",
+                    game
+                );
+                deepest = deepest.or(found);
+            }
+        }
+        Ok(deepest)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn the_bit_vcf_agrees_with_the_vcf_over_full_moves(
+            size in 5usize..=16,
+            connect in 4usize..=6,
+            standard in any::<bool>(),
+            steps in proptest::collection::vec((any::<u16>(), 0u8..8), 1..120),
+        ) {
+            let mut walk = Walk::new(size, connect, standard);
+            for (choice, action) in steps {
+                walk.step(choice, action.max(1));
+                if walk.game.winner().is_none() {
+                    agrees(&walk.game)?;
+                }
+            }
+        }
+    }
+
+    /// Not a vacuous agreement: the walks above reach many positions with a VCF.
+    #[test]
+    fn random_positions_hold_wins_by_fours_that_both_find() {
+        let (mut positions, mut wins) = (0, 0);
+        for seed in 0..200u32 {
+            let mut walk = Walk::new(9 + (seed % 7) as usize, 5, seed % 3 == 0);
+            let mut state = seed;
+            for _ in 0..60 {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                walk.step((state >> 16) as u16, 2);
+                if walk.game.winner().is_some() {
+                    break;
+                }
+                positions += 1;
+                wins += usize::from(agrees(&walk.game).unwrap().is_some_and(|plies| plies > 1));
+            }
+        }
+        println!("{wins} of {positions} positions won by fours");
+        assert!(wins * 20 > positions, "{wins} of {positions}");
+    }
+}
