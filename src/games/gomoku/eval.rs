@@ -637,10 +637,12 @@ fn locality(
     row: usize,
     col: usize,
 ) -> u32 {
-    let columns = (0b111u32 << col) >> 1;
+    // The stones of columns col - 1 ..= col + 1 of a row, counted by table: built without
+    // a target CPU's popcnt instruction, `count_ones` was 40 % of the ranking's time.
+    const STONES: [u32; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
     let neighbours: u32 = occupied[row.saturating_sub(1)..(row + 2).min(occupied.len())]
         .iter()
-        .map(|o| (o & columns).count_ones())
+        .map(|&o| STONES[((o << 1) >> col) as usize & 7])
         .sum();
     let near_last = last.map_or(0, |(r, c)| match r.abs_diff(row).max(c.abs_diff(col)) {
         0 | 1 => 4,

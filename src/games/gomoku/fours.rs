@@ -141,6 +141,7 @@ impl Gomoku {
         for &mv in &moves[..count] {
             let through = self.put(mv, p);
             // The attacker had no five to make, so any it has now runs through its stone.
+            // Counted only as one or more than one (no popcnt instruction is assumed).
             let mut fives = 0;
             let mut reply = None;
             let mut along = lines;
@@ -148,7 +149,7 @@ impl Gomoku {
                 along |= 1 << index;
                 let points = windows.fives(self.lines[index].stones[p], self.empty_in(index));
                 if points != 0 {
-                    fives += points.count_ones();
+                    fives += 1 + u32::from(points & (points - 1) != 0);
                     reply = Some(self.line_point(index, points.trailing_zeros()));
                 }
             }
@@ -163,7 +164,7 @@ impl Gomoku {
                         let points =
                             windows.fives(self.lines[index].stones[q], self.empty_in(index));
                         if points != 0 {
-                            threats += points.count_ones();
+                            threats += 1 + u32::from(points & (points - 1) != 0);
                             block = Some(self.line_point(index, points.trailing_zeros()));
                         }
                     }
