@@ -616,8 +616,10 @@ impl Gomoku {
         (count, first)
     }
 
-    /// A lean VCF for the leaves of a playing search: no tables, no ordering, at most
-    /// `depth` fours and `budget` nodes. The plies until the side to move has made five.
+    /// A lean VCF over full moves: no tables, no ordering, at most `depth` fours and
+    /// `budget` nodes; the plies until the side to move has made five. The leaves of a
+    /// playing search used it until [`Gomoku::leaf_vcf`] answered the same over the lines'
+    /// stone bits alone; kept as that one's reference in its tests.
     #[cfg(test)]
     pub(super) fn quick_vcf(&mut self, depth: u32, budget: &mut u32) -> Option<u32> {
         if *budget == 0 {
