@@ -14,7 +14,8 @@
 use super::{Cell, Gomoku, Rule};
 use crate::engine::Game;
 
-/// Fours the attacker can make in one node, at most (each line gives a handful).
+/// Fours the attacker tries in one node, at most (each line gives a handful; past this the
+/// rest are left out, which can miss a win but never make one up).
 const MOVES: usize = 64;
 
 /// The windows of `K` (the game's `connect`) points along a line, read with shifts; a
