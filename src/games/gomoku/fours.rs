@@ -154,33 +154,15 @@ impl Gomoku {
         for &mv in &moves[..count] {
             let through = self.put(mv, p);
             // The attacker had no five to make, so any it has now runs through its stone.
-            // Counted only as one or more than one (no popcnt instruction is assumed).
-            let mut fives = 0;
-            let mut reply = None;
-            let mut along = lines;
-            for &(index, _) in &through {
-                along |= 1 << index;
-                let points = windows.fives(self.lines[index].stones[p], self.empty_in(index));
-                if points != 0 {
-                    fives += 1 + u32::from(points & (points - 1) != 0);
-                    reply = Some(self.line_point(index, points.trailing_zeros()));
-                }
-            }
-            let found = match (fives, reply) {
+            let along = through
+                .iter()
+                .fold(lines, |along, &(index, _)| along | 1 << index);
+            let found = match self.fives_through(windows, &through, p) {
                 (1, Some(reply)) => {
                     let q = 1 - p;
                     let answer = self.put(reply, q);
                     // Nor had the defender: a five it can make now runs through its reply.
-                    let mut threats = 0;
-                    let mut block = None;
-                    for &(index, _) in &answer {
-                        let points =
-                            windows.fives(self.lines[index].stones[q], self.empty_in(index));
-                        if points != 0 {
-                            threats += 1 + u32::from(points & (points - 1) != 0);
-                            block = Some(self.line_point(index, points.trailing_zeros()));
-                        }
-                    }
+                    let (threats, block) = self.fives_through(windows, &answer, q);
                     let found = if threats > 1 {
                         // Lost: the node is counted all the same (as the test's reference,
                         // which plays it out, does).
@@ -202,6 +184,25 @@ impl Gomoku {
             }
         }
         None
+    }
+
+    /// How many points make five for player `p` along the four lines `through` a stone
+    /// (counted only as one or more than one: no popcnt instruction is assumed), and one.
+    fn fives_through<const K: u32>(
+        &self,
+        windows: Windows<K>,
+        through: &[(usize, u32); 4],
+        p: usize,
+    ) -> (u32, Option<Cell>) {
+        let (mut count, mut first) = (0, None);
+        for &(index, _) in through {
+            let points = windows.fives(self.lines[index].stones[p], self.empty_in(index));
+            if points != 0 {
+                count += 1 + u32::from(points & (points - 1) != 0);
+                first = Some(self.line_point(index, points.trailing_zeros()));
+            }
+        }
+        (count, first)
     }
 
     /// Writes into `out` the points (each once, up to its length) where player `p`'s stone
@@ -229,13 +230,6 @@ impl Gomoku {
             }
         }
         count
-    }
-
-    /// The empty points of line `index` as bits by position.
-    #[inline]
-    fn empty_in(&self, index: usize) -> u32 {
-        let line = &self.lines[index];
-        !(line.stones[0] | line.stones[1]) & ((1u32 << line.len) - 1)
     }
 
     /// Puts player `p`'s stone on `cell` in its four lines' stones only (see the module

@@ -542,8 +542,14 @@ impl Gomoku {
     /// Empty cells of row `row` as bits by column.
     #[inline]
     fn empty_in_row(&self, row: usize) -> u32 {
-        let [black, white] = self.lines[row].stones;
-        !(black | white) & ((1u32 << self.size) - 1)
+        self.empty_in(row)
+    }
+
+    /// The empty points of line `index` as bits by position.
+    #[inline]
+    fn empty_in(&self, index: usize) -> u32 {
+        let line = &self.lines[index];
+        !(line.stones[0] | line.stones[1]) & ((1u32 << line.len) - 1)
     }
 }
 

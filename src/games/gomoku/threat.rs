@@ -164,8 +164,7 @@ impl Gomoku {
             if line.shapes.counts[p] & need == 0 || u32::from(line.len) < k {
                 continue;
             }
-            let len = u32::from(line.len);
-            let mut empty = !(line.stones[0] | line.stones[1]) & ((1u32 << len) - 1);
+            let mut empty = self.empty_in(index);
             // The shapes the line's codes hold (kept by `play`).
             let codes = line.shapes.codes[p];
             while empty != 0 {
