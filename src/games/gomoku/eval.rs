@@ -454,7 +454,7 @@ pub(super) fn point_score(shapes: [Shape; 4]) -> i32 {
 
 /// True when one of the four shapes of a [`PointKey`] is a five (all three bits set).
 #[inline]
-fn has_five(key: PointKey) -> bool {
+const fn has_five(key: PointKey) -> bool {
     key & (key >> 1) & (key >> 2) & 0o1111 != 0
 }
 
@@ -624,25 +624,24 @@ fn point_keys(game: &Gomoku, me: usize, row: usize, col: usize) -> (PointKey, Po
 }
 
 /// How much more than the locality bonus a point of ranking weight is worth, so that the
-/// bonus only orders points of equal weight.
+/// bonus only orders points of equal weight. The bonus orders points of equal pattern value
+/// (early in a game most are equal: lone stones make no shape): two for each stone among
+/// the eight neighbours, and four more next to the last move (two at distance two), where
+/// the play is.
 const LOCALITY_SCALE: u32 = 32;
 
-/// Orders points of equal pattern value (early in a game most are equal: lone stones make
-/// no shape): two for each stone among the eight neighbours, and four more next to the last
-/// move (two at distance two), where the play is. Less than [`LOCALITY_SCALE`].
-#[inline]
+/// The locality bonus of one point (see [`LOCALITY_SCALE`]), as defined: [`scan`] works it
+/// out a row at a time, and a test checks the two agree.
+#[cfg(test)]
 fn locality(
     occupied: &[u32; super::MAX_SIZE],
     last: Option<(usize, usize)>,
     row: usize,
     col: usize,
 ) -> u32 {
-    // The stones of columns col - 1 ..= col + 1 of a row, counted by table: built without
-    // a target CPU's popcnt instruction, `count_ones` was 40 % of the ranking's time.
-    const STONES: [u32; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
     let neighbours: u32 = occupied[row.saturating_sub(1)..(row + 2).min(occupied.len())]
         .iter()
-        .map(|&o| STONES[((o << 1) >> col) as usize & 7])
+        .map(|&o| ((o << 1) >> col & 7).count_ones())
         .sum();
     let near_last = last.map_or(0, |(r, c)| match r.abs_diff(row).max(c.abs_diff(col)) {
         0 | 1 => 4,
@@ -652,13 +651,54 @@ fn locality(
     2 * neighbours + near_last
 }
 
+/// A ranked point's key holds at least this when the mover's stone there makes five...
+const WIN_FLAG: u32 = 1 << 30;
+/// ... and at least this, but less than [`WIN_FLAG`], when only the opponent's does.
+const BLOCK_FLAG: u32 = 1 << 29;
+
+/// The parts of a point's ranking key by its attack (`RANK_KEYS[0]`) and defence
+/// (`RANK_KEYS[1]`) point keys: [`rank_value`]'s two weights times [`LOCALITY_SCALE`], or a
+/// flag for a five, so that one addition gives the key and one comparison finds the fives.
+static RANK_KEYS: [[u32; 1 << 12]; 2] = [rank_keys(0, WIN_FLAG), rank_keys(1, BLOCK_FLAG)];
+
+const fn rank_keys(side: usize, five_flag: u32) -> [u32; 1 << 12] {
+    let weights = super::policy::rank_table();
+    let mut table = [0; 1 << 12];
+    let mut key = 0;
+    while key < 1 << 12 {
+        table[key] = if has_five(key) {
+            five_flag
+        } else {
+            weights[side][key] as u32 * LOCALITY_SCALE
+        };
+        key += 1;
+    }
+    table
+}
+
+/// Twice the stones of a 3x3 square, by its nine points (bits 0-2 the row above, 3-5 the
+/// point's own row, 6-8 the row below): the neighbour part of the locality bonus, the
+/// centre being empty. A table because `count_ones` is a software popcount on a build
+/// without a target CPU.
+static NEIGHBOURS: [u8; 1 << 9] = neighbour_table();
+
+const fn neighbour_table() -> [u8; 1 << 9] {
+    let mut table = [0; 1 << 9];
+    let mut square = 0;
+    while square < 1 << 9 {
+        table[square] = 2 * (square as u32).count_ones() as u8;
+        square += 1;
+    }
+    table
+}
+
 /// Fills `out` with the best `limit` empty points near stones (Chebyshev distance 2), ranked
 /// by attack plus defence: the learnt weight ([`super::policy`]) of the shapes the mover's
-/// stone there would make plus that of the opponent's, ties ordered by [`locality`]. If the
-/// mover can make five, only those points are given; else, if the opponent threatens five,
-/// only the points that block it (any other move loses at once); else, if the opponent has
-/// an open three, only its answers and the mover's own fours (any other move lets it become
-/// an open four), however many or few.
+/// stone there would make plus that of the opponent's, ties ordered by a locality bonus
+/// ([`LOCALITY_SCALE`]). If the mover can make five, only those points are given; else, if
+/// the opponent threatens five, only the points that block it (any other move loses at
+/// once); else, if the opponent has an open three, only its answers and the mover's own
+/// fours (any other move lets it become an open four), however many or few.
 /// The empty board gives its centre; `limit` 0 gives every legal move.
 pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     out.clear();
@@ -682,23 +722,41 @@ thread_local! {
     static RANKED: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
 }
 
-/// [`candidates`] on a board with stones and no winner, with `ranked` to hold the keys.
-fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>) {
+/// Keys every empty point near stones (Chebyshev distance 2) into `ranked`, as
+/// `(u32::MAX - value) << 16 | cell`, so that ascending order is best first and equal
+/// values fall back to cell order (the result is reproducible). The value is a win's
+/// (`u32::MAX`) where the mover's stone makes five, a block's (`u32::MAX - 1`) where only
+/// the opponent's does, else [`rank_value`] times [`LOCALITY_SCALE`] plus the locality bonus.
+/// Returns whether a win and whether a block was found.
+///
+/// The ranking's hot loop (a third of a Gomoku search's instructions before it was
+/// written this way): a row's own line, the window of rows around it for the neighbour
+/// count, and the last move's reach are read once a row, and a point's four directions
+/// are four loads and shifts.
+fn scan(game: &Gomoku, ranked: &mut Vec<u64>) -> (bool, bool) {
+    // The mover as a constant, so that its and the opponent's codes are plain loads.
+    match game.to_move() {
+        Player::First => scan_for::<0>(game, ranked),
+        Player::Second => scan_for::<1>(game, ranked),
+    }
+}
+
+/// [`scan`] for the mover `ME` (a [`Player::index`]).
+fn scan_for<const ME: usize>(game: &Gomoku, ranked: &mut Vec<u64>) -> (bool, bool) {
     let n = game.size();
     let full = (1u32 << n) - 1;
-    // Occupied cells spread two columns either way, then OR-ed over two rows either way.
+    // Occupied cells with an empty row either side (row r at r + 1), and spread two
+    // columns either way (to be OR-ed over two rows either way).
+    let mut occupied = [0u32; super::MAX_SIZE + 2];
     let mut spread = [0u32; super::MAX_SIZE];
-    let mut occupied = [0u32; super::MAX_SIZE];
-    for (row, (spread, occupied)) in spread.iter_mut().zip(&mut occupied).enumerate().take(n) {
+    for row in 0..n {
         let [black, white] = game.lines[row].stones;
-        *occupied = black | white;
-        let o = *occupied;
-        *spread = (o | o << 1 | o << 2 | o >> 1 | o >> 2) & full;
+        let o = black | white;
+        occupied[row + 1] = o;
+        spread[row] = (o | o << 1 | o << 2 | o >> 1 | o >> 2) & full;
     }
     let last = game.last_move().map(|cell| game.row_col(cell));
-    let me = game.to_move().index();
-    // Keys packed as (u32::MAX - value) << 16 | cell: ascending order is best first, and
-    // equal values and locality fall back to cell order, so the result is reproducible.
+    let lines = &game.lines;
     ranked.clear();
     let (mut wins, mut blocks) = (false, false);
     for row in 0..n {
@@ -706,23 +764,69 @@ fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>)
             .iter()
             .fold(0, |acc, s| acc | s);
         let mut todo = near & game.empty_in_row(row);
+        if todo == 0 {
+            continue;
+        }
+        // The rows above, at and below, 21 bits apart, each shifted up one so that a
+        // point's columns col - 1 ..= col + 1 are bits col ..= col + 2.
+        let around = u64::from(occupied[row] << 1)
+            | u64::from(occupied[row + 1] << 1) << 21
+            | u64::from(occupied[row + 2] << 1) << 42;
+        // The columns of this row within one, and within two, of the last move.
+        let (reach1, reach2) = match last {
+            Some((r, c)) if r.abs_diff(row) <= 2 => {
+                let one = if r.abs_diff(row) <= 1 {
+                    (0b111u64 << c) >> 1
+                } else {
+                    0
+                };
+                (one, (0b11111u64 << c) >> 2)
+            }
+            _ => (0, 0),
+        };
+        let along = lines[row].shapes.codes;
+        let down = 3 * row;
         while todo != 0 {
             let col = todo.trailing_zeros() as usize;
             todo &= todo - 1;
-            let (attack, defence) = point_keys(game, me, row, col);
-            // Wins first, then blocks; among the rest attack plus defence.
-            let value = if has_five(attack) {
-                wins = true;
-                u32::MAX
-            } else if has_five(defence) {
-                blocks = true;
-                u32::MAX - 1
-            } else {
-                rank_value(attack, defence) * LOCALITY_SCALE + locality(&occupied, last, row, col)
+            let column = lines[n + col].shapes.codes;
+            let diagonal = lines[3 * n - 1 + row - col].shapes.codes;
+            let anti = lines[4 * n - 1 + row + col].shapes.codes;
+            let across = 3 * col;
+            let on_diagonal = 3 * row.min(col);
+            let on_anti = 3 * (row - (row + col).saturating_sub(n - 1));
+            let key = |side: usize| {
+                (along[side] >> across & 7
+                    | (column[side] >> down & 7) << 3
+                    | (diagonal[side] >> on_diagonal & 7) << 6
+                    | (anti[side] >> on_anti & 7) << 9) as usize
             };
+            let (attack, defence) = (key(ME), key(1 - ME));
+            let square = around >> col;
+            let square = (square & 0o7 | square >> 18 & 0o70 | square >> 36 & 0o700) as usize;
+            let reach = (reach1 >> col & 1) + (reach2 >> col & 1);
+            let mut value = RANK_KEYS[0][attack & 0o7777]
+                + RANK_KEYS[1][defence & 0o7777]
+                + u32::from(NEIGHBOURS[square & 0o777])
+                + 2 * reach as u32;
+            if value >= BLOCK_FLAG {
+                if value >= WIN_FLAG {
+                    wins = true;
+                    value = u32::MAX;
+                } else {
+                    blocks = true;
+                    value = u32::MAX - 1;
+                }
+            }
             ranked.push(u64::from(u32::MAX - value) << 16 | (row * n + col) as u64);
         }
     }
+    (wins, blocks)
+}
+
+/// [`candidates`] on a board with stones and no winner, with `ranked` to hold the keys.
+fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>) {
+    let (wins, mut blocks) = scan(game, ranked);
     let mut count = ranked.len();
     let mut ranked = &mut ranked[..];
     // Facing an open three (and no four to answer or make five with), only the moves that
@@ -783,5 +887,76 @@ fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>)
         // leave the search without a move.
         game.legal_moves(out);
         out.truncate(limit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::tests::Walk;
+    use super::*;
+
+    /// [`scan`]'s keys worked out point by point from their definition: [`point_keys`],
+    /// [`has_five`], [`rank_value`] and [`locality`].
+    fn keys_point_by_point(game: &Gomoku) -> (Vec<u64>, bool, bool) {
+        let n = game.size();
+        let mut occupied = [0u32; super::super::MAX_SIZE];
+        for (row, o) in occupied.iter_mut().enumerate().take(n) {
+            let [black, white] = game.lines[row].stones;
+            *o = black | white;
+        }
+        let last = game.last_move().map(|cell| game.row_col(cell));
+        let me = game.to_move().index();
+        let (mut keys, mut wins, mut blocks) = (Vec::new(), false, false);
+        for row in 0..n {
+            for col in 0..n {
+                let near = (row.saturating_sub(2)..(row + 3).min(n)).any(|r| {
+                    (col.saturating_sub(2)..(col + 3).min(n)).any(|c| occupied[r] >> c & 1 == 1)
+                });
+                if !near || occupied[row] >> col & 1 == 1 {
+                    continue;
+                }
+                let (attack, defence) = point_keys(game, me, row, col);
+                let value = if has_five(attack) {
+                    wins = true;
+                    u32::MAX
+                } else if has_five(defence) {
+                    blocks = true;
+                    u32::MAX - 1
+                } else {
+                    rank_value(attack, defence) * LOCALITY_SCALE
+                        + locality(&occupied, last, row, col)
+                };
+                keys.push(u64::from(u32::MAX - value) << 16 | (row * n + col) as u64);
+            }
+        }
+        (keys, wins, blocks)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn the_row_scan_keys_every_point_as_defined(
+            size in 3usize..=20,
+            connect in 2usize..=7,
+            standard in any::<bool>(),
+            steps in proptest::collection::vec((any::<u16>(), 0u8..8), 1..150),
+        ) {
+            let mut walk = Walk::new(size, connect, standard);
+            let mut ranked = Vec::new();
+            for (choice, action) in steps {
+                walk.step(choice, action.max(1));
+                let game = &walk.game;
+                if game.winner().is_some() || game.stones_played() == 0 {
+                    continue;
+                }
+                let (wins, blocks) = scan(game, &mut ranked);
+                let (expected, expected_wins, expected_blocks) = keys_point_by_point(game);
+                prop_assert_eq!(&ranked, &expected, "{}", game);
+                prop_assert_eq!((wins, blocks), (expected_wins, expected_blocks), "{}", game);
+            }
+        }
     }
 }

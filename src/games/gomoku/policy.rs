@@ -360,7 +360,7 @@ const OFFSET: i32 = 10_000;
 /// by the point key of its four directional shapes (3 bits a direction, in any order).
 static RANK: [[u16; 1 << 12]; 2] = rank_table();
 
-const fn rank_table() -> [[u16; 1 << 12]; 2] {
+pub(super) const fn rank_table() -> [[u16; 1 << 12]; 2] {
     let mut table = [[0; 1 << 12]; 2];
     let mut key = 0;
     while key < 1 << 12 {
