@@ -22,7 +22,7 @@ use crate::engine::{Game, Outcome, Player, Scoring};
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 pub use eval::{GomokuEval, PatternCounts, PatternTable};
 pub use options::PatternWeights;
-use shape::{LineShapes, MAX_CONNECT, Shape, ShapeTable};
+use shape::{LineShapes, MAX_CONNECT, Shape, ShapeTable, rank_codes};
 use threat::{ThreatKind, ThreatLimits};
 
 /// The largest board side: 20, Gomocup's freestyle board (a line's stones fit a `u32`).
@@ -500,8 +500,9 @@ impl Gomoku {
         // Per direction, the step between cells along the line as its position grows.
         let strides = [1, n, n + 1, n - 1];
         for (d, (shapes, &(index, pos))) in before.iter().zip(through).enumerate() {
-            let mut diff =
-                (shapes.ranks[p] ^ self.lines[index].shapes.ranks[p]) & !(7 << (3 * pos));
+            let mut diff = (rank_codes(shapes.codes[p])
+                ^ rank_codes(self.lines[index].shapes.codes[p]))
+                & !(7 << (3 * pos));
             while diff != 0 {
                 let at = diff.trailing_zeros() / 3;
                 let flip = (diff >> (3 * at)) as u8 & 3;
