@@ -799,8 +799,9 @@ impl Game for Gomoku {
     }
 
     /// Any empty point of the board is a legal move (no symmetries are folded into the
-    /// hash, so the index is the cell): the table's move is searched before the 200-odd
-    /// others are generated and each keyed by evaluating its child.
+    /// hash, so the index is the cell): the table's move is searched before the candidates
+    /// are ranked ([`eval::candidates`]) and ordered, or, with no candidate limit, before
+    /// the 200-odd legal moves are generated.
     #[inline]
     fn table_move(&self, _orientation: usize, index: usize, _solving: bool) -> Option<Cell> {
         let cell = Cell::try_from(index).ok()?;
