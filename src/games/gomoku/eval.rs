@@ -600,8 +600,8 @@ impl Evaluator<Gomoku> for GomokuEval {
 /// 240 games (docs/performance.md, "Wave 11").
 ///
 /// The engine asks for the keys of a node's candidates right after ranking them, so the
-/// ranking leaves the keys of the points it scanned behind ([`Ranking`]) and this reads
-/// them back when they are this position's.
+/// ranking leaves the candidates' keys behind ([`Ranking`]) and this reads them back when
+/// they are this position's.
 pub(super) fn order_key(game: &Gomoku, cell: Cell) -> i32 {
     let kept = RANKING.with_borrow(|ranking| ranking.order_key(game, cell));
     kept.unwrap_or_else(|| order_key_now(game, cell))
@@ -744,15 +744,16 @@ const BLOCK_VALUE: u32 = u32::MAX - 1;
 
 /// What [`candidates`] keeps between calls on a thread: its keys (a fresh array for every
 /// point of the largest board was zeroed at every node), and the [`order_key`] of each
-/// point the last ranking scanned, for the position it ranked, since the full engine asks
-/// for those next (working them out again was 3 % of a search's instructions).
+/// candidate the last ranking gave, for the position it ranked, since the full engine asks
+/// for those next (working them out again was 3 % of a search's instructions; keeping the
+/// keys of every point scanned cost more than it saved).
 struct Ranking {
     keys: Vec<u64>,
     /// The ranked position: its hash and the game's size, `connect` and rule, mixed.
     position: u64,
     /// Which ranking this is: `order` entries of other ones are stale.
     scan: u32,
-    /// Per cell, the ranking that scanned it and its [`order_key`].
+    /// Per cell, the ranking that last gave it as a candidate, and its [`order_key`].
     order: [(u32, i32); super::MAX_CELLS],
 }
 
@@ -780,7 +781,7 @@ impl Ranking {
     }
 
     /// The kept [`order_key`] of `cell`, if the last ranking was of `game`'s position and
-    /// scanned it.
+    /// gave it as a candidate.
     fn order_key(&self, game: &Gomoku, cell: Cell) -> Option<i32> {
         let &(scan, key) = self.order.get(usize::from(cell))?;
         (scan == self.scan && self.position == Self::position(game)).then_some(key)
