@@ -359,7 +359,7 @@ fn a_four_made_at_the_horizon_is_searched_to_its_block() {
         }
         let mut moves = Vec::new();
         // The root's candidates (more than a node's below it).
-        game.candidate_moves(&mut moves, playing(1).candidates_at(0));
+        game.candidate_moves(&mut moves, playing(1).candidates_at(0, 1));
         // Where the opponent threatens a forced win, the root searches only the moves that
         // stop it.
         if let Some(defences) = game.threat_defences(12, 100_000, None, &StopFlag::new()) {

@@ -809,7 +809,8 @@ fn the_root_of_a_playing_search_considers_more_candidates() {
     // A quiet opening: no threat for the root's defence to add its moves to.
     let mut game = Gomoku::new_game(&<Gomoku as Playable>::Options::default());
     game.play_line("h8 i9 h10").unwrap();
-    let (root_limit, node_limit) = (playing.candidates_at(0), playing.candidates_at(1));
+    // A search two moves deep: its root's children are one move from the horizon.
+    let (root_limit, node_limit) = (playing.candidates_at(0, 2), playing.candidates_at(1, 1));
     assert!(
         root_limit > node_limit && node_limit > 0,
         "{root_limit} {node_limit}"

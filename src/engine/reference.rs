@@ -86,11 +86,12 @@ where
     E: Evaluator<G>,
     O: SearchObserver<G::Move>,
 {
-    /// Fills the move buffer of `ply`, ordered best-first when ordering is on.
-    fn generate(&mut self, game: &mut G, ply: usize, ordered: bool) -> Vec<G::Move> {
+    /// Fills the move buffer of `ply`, `depth` moves from the horizon, ordered best-first
+    /// when ordering is on.
+    fn generate(&mut self, game: &mut G, ply: usize, depth: u32, ordered: bool) -> Vec<G::Move> {
         let mut moves = std::mem::take(&mut self.plies.moves[ply]);
         if self.settings.candidates > 0 {
-            game.candidate_moves(&mut moves, self.settings.candidates_at(ply));
+            game.candidate_moves(&mut moves, self.settings.candidates_at(ply, depth));
         } else {
             game.legal_moves(&mut moves);
         }
@@ -151,7 +152,7 @@ where
             self.observer.leave(value, Bound::Exact, 0);
             return SearchResult::game_over(value, SearchStats::default());
         }
-        let moves = self.generate(game, 0, prune && self.settings.ordering);
+        let moves = self.generate(game, 0, depth, prune && self.settings.ordering);
         let mut best = -INFINITY;
         // Each tied move with its own principal variation.
         let mut ties: Vec<(G::Move, Vec<G::Move>)> = Vec::new();
@@ -256,7 +257,7 @@ where
             self.observer.leave(value, Bound::Exact, 0);
             return value;
         }
-        let moves = self.generate(game, ply, prune && self.settings.ordering);
+        let moves = self.generate(game, ply, depth, prune && self.settings.ordering);
         let mut best = -INFINITY;
         let mut window_low = alpha;
         let mut skipped = 0;

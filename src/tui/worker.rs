@@ -581,6 +581,7 @@ pub fn minimax_nodes<G: Game>(
             return false;
         }
         let ply = depth - buffers.len();
+        let moves_left = buffers.len() as u32;
         if game.outcome().is_some() {
             return true;
         }
@@ -589,7 +590,7 @@ pub fn minimax_nodes<G: Game>(
         };
         if candidates > 0 {
             // The moves the compared searches consider at this node.
-            game.candidate_moves(moves, candidates_at(candidates, ply));
+            game.candidate_moves(moves, candidates_at(candidates, ply, moves_left));
         } else {
             game.legal_moves(moves);
         }

@@ -370,12 +370,13 @@ where
         }
     }
 
-    /// The moves the node at `ply` searches: the game's candidates when limited (more at the
-    /// root: [`EngineSettings::candidates_at`]), its value-preserving subset when solving,
-    /// else every legal move.
-    fn generate(&self, game: &G, ply: usize, out: &mut Vec<G::Move>) {
+    /// The moves the node at `ply`, `depth` moves from the horizon, searches: the game's
+    /// candidates when limited (more at the root and far from the horizon:
+    /// [`EngineSettings::candidates_at`]), its value-preserving subset when solving, else
+    /// every legal move.
+    fn generate(&self, game: &G, ply: usize, depth: u32, out: &mut Vec<G::Move>) {
         if self.settings.candidates > 0 {
-            game.candidate_moves(out, self.settings.candidates_at(ply));
+            game.candidate_moves(out, self.settings.candidates_at(ply, depth));
         } else if self.settings.solve {
             game.solver_moves(out);
         } else {

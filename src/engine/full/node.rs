@@ -36,7 +36,7 @@ where
         searched: Option<G::Move>,
     ) -> PickList<G::Move> {
         let mut moves = std::mem::take(&mut self.plies.moves[ply]);
-        self.generate(game, ply, &mut moves);
+        self.generate(game, ply, depth, &mut moves);
         if let Some(done) = searched {
             moves.retain(|&mv| mv != done);
         }
@@ -271,7 +271,7 @@ where
     ) -> Option<(i32, Option<u32>, usize)> {
         let table = self.table?;
         let mut moves = std::mem::take(&mut self.plies.moves[ply]);
-        self.generate(game, ply, &mut moves);
+        self.generate(game, ply, depth, &mut moves);
         let mover = game.to_move();
         let mut found = None;
         for &mv in &moves {
@@ -635,7 +635,7 @@ where
             // The record says how many moves a cut-off skipped: count them (only when
             // recording, since not generating them is the point).
             let mut moves = std::mem::take(&mut self.plies.moves[ply]);
-            self.generate(game, ply, &mut moves);
+            self.generate(game, ply, depth, &mut moves);
             total = moves.len().max(1);
             self.plies.moves[ply] = moves;
         }

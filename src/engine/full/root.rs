@@ -116,9 +116,10 @@ where
             .table
             .and_then(|t| t.probe(game.hash()))
             .and_then(|e| e.best);
-        // Depth 2 asks for static ordering even when the search is one move deep.
+        // Depth 2 asks for static ordering even when the search is one move deep (the root's
+        // candidates do not depend on the depth).
         let mut generated = Vec::new();
-        self.generate(game, 0, &mut generated);
+        self.generate(game, 0, 2, &mut generated);
         let mut moves = self.ordered_moves(game, 0, 2, tt_move);
         if let Some(only) = &self.root_only {
             // The defences, in this ordering where it has them, the others after.
