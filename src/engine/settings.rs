@@ -142,8 +142,8 @@ pub const ROOT_CANDIDATES: usize = 2;
 /// horizon (below the root) consider a third more candidates: 16 where the limit is 12.
 /// Such nodes are few, and a point the ranking puts low is searched deep enough there to
 /// matter. PentaZen, too, searches more moves the further a node is from its horizon (up to
-/// 32). Against PentaZen it scored 39 % over 480 games where the build without scored 35 %
-/// over 600; even in self-play (docs/performance.md, "Wave 16").
+/// 32). Against PentaZen it scored 39 % over 600 games where the build without scored 35 %
+/// over 720; even in self-play (docs/performance.md, "Wave 16").
 pub const DEEP_FROM_DEPTH: u32 = 6;
 
 /// The candidate limit of a node `ply` moves from the root and `depth` moves from the
