@@ -154,7 +154,7 @@ pub fn candidates_at(candidates: usize, ply: usize, depth: u32) -> usize {
     if ply == 0 {
         candidates.saturating_mul(ROOT_CANDIDATES)
     } else if depth >= DEEP_FROM_DEPTH {
-        candidates + candidates / 3
+        candidates.saturating_add(candidates / 3)
     } else {
         candidates
     }
