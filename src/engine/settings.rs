@@ -138,25 +138,28 @@ pub struct EngineSettings {
 /// candidates won 67 - 53 against 12 (docs/performance.md, "Wave 10").
 pub const ROOT_CANDIDATES: usize = 2;
 
-/// In a playing search with a candidate limit, nodes at least this many moves from the
-/// horizon (below the root) consider a third more candidates: 16 where the limit is 12.
-/// Such nodes are few, and a point the ranking puts low is searched deep enough there to
-/// matter. PentaZen, too, searches more moves the further a node is from its horizon (up to
-/// 32). Against PentaZen it scored 39 % over 600 games where the build without scored 35 %
-/// over 720; even in self-play (docs/performance.md, "Wave 16").
-pub const DEEP_FROM_DEPTH: u32 = 6;
+/// In a playing search with a candidate limit, nodes more than this many moves from the
+/// horizon (below the root) consider more candidates: a sixth of the limit more for each
+/// move past it, up to [`WIDEN_STEPS`] sixths, so 12, 14, 16, 18, 20 and 22 candidates
+/// from 3 to 8 or more moves from the horizon where the limit is 12. Such nodes are few,
+/// and a point the ranking puts low is searched deep enough there to matter. PentaZen, too,
+/// searches more moves the further a node is from its horizon (up to 32). With deeper late
+/// move reductions to pay for them, 42 % against PentaZen over 600 games where 16 from six
+/// moves out scored 40 % (docs/performance.md, "Wave 17").
+pub const WIDEN_FROM_DEPTH: u32 = 3;
+/// The most sixths of the limit a node far from the horizon adds ([`WIDEN_FROM_DEPTH`]).
+pub const WIDEN_STEPS: u32 = 5;
 
 /// The candidate limit of a node `ply` moves from the root and `depth` moves from the
 /// horizon, in a search limited to `candidates` per node: [`ROOT_CANDIDATES`] times as many
-/// at the root, a third more far from the horizon ([`DEEP_FROM_DEPTH`]); 0 when the search is
-/// not limited. Every algorithm uses it, so that they search the same moves.
+/// at the root, more the further a node is from the horizon ([`WIDEN_FROM_DEPTH`]); 0 when
+/// the search is not limited. Every algorithm uses it, so that they search the same moves.
 pub fn candidates_at(candidates: usize, ply: usize, depth: u32) -> usize {
     if ply == 0 {
         candidates.saturating_mul(ROOT_CANDIDATES)
-    } else if depth >= DEEP_FROM_DEPTH {
-        candidates.saturating_add(candidates / 3)
     } else {
-        candidates
+        let steps = depth.saturating_sub(WIDEN_FROM_DEPTH).min(WIDEN_STEPS) as usize;
+        candidates.saturating_add(candidates.saturating_mul(steps) / 6)
     }
 }
 
@@ -935,22 +938,27 @@ mod tests {
 
     #[test]
     fn candidate_limits_are_wider_at_the_root_and_far_from_the_horizon() {
-        for depth in 0..DEEP_FROM_DEPTH + 3 {
+        let far = WIDEN_FROM_DEPTH + WIDEN_STEPS;
+        for depth in 0..far + 3 {
             assert_eq!(candidates_at(12, 0, depth), 24, "the root at depth {depth}");
             assert_eq!(candidates_at(0, 0, depth), 0, "no limit stays none");
             assert_eq!(candidates_at(0, 3, depth), 0, "no limit stays none");
         }
-        for depth in 0..DEEP_FROM_DEPTH {
+        for depth in 0..=WIDEN_FROM_DEPTH {
             assert_eq!(candidates_at(12, 1, depth), 12, "depth {depth}");
             assert_eq!(candidates_at(12, 5, depth), 12, "depth {depth}");
         }
-        for depth in DEEP_FROM_DEPTH..DEEP_FROM_DEPTH + 3 {
-            assert_eq!(candidates_at(12, 1, depth), 16, "depth {depth}");
-            assert_eq!(candidates_at(12, 4, depth), 16, "depth {depth}");
+        let widened: Vec<usize> = (WIDEN_FROM_DEPTH + 1..=far)
+            .map(|depth| candidates_at(12, 2, depth))
+            .collect();
+        assert_eq!(widened, [14, 16, 18, 20, 22]);
+        for depth in far..far + 3 {
+            assert_eq!(candidates_at(12, 4, depth), 22, "depth {depth}");
         }
-        // Small limits never shrink.
-        assert_eq!(candidates_at(1, 2, DEEP_FROM_DEPTH), 1);
-        assert_eq!(candidates_at(3, 2, DEEP_FROM_DEPTH), 4);
+        // Small limits never shrink, and huge ones do not overflow.
+        assert_eq!(candidates_at(1, 2, far), 1);
+        assert_eq!(candidates_at(3, 2, far), 5);
+        assert!(candidates_at(usize::MAX, 2, far) >= usize::MAX / 6);
     }
 
     /// Settings where every field differs from the default.

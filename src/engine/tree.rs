@@ -48,9 +48,9 @@ pub enum NodeKind {
     /// The same move searched again with the full window after its null-window test said
     /// it is better.
     ReSearch,
-    /// A late move of a playing search tested first with a null window two plies shallower
-    /// (late move reductions): only if it beats the best so far is it searched again to the
-    /// full depth.
+    /// A late move of a playing search tested first with a null window two or more plies
+    /// shallower (late move reductions): only if it beats the best so far is it searched
+    /// again to the full depth.
     Reduced,
     /// The root searched with a narrow aspiration window around the last iteration's value.
     Aspiration,

@@ -181,7 +181,7 @@ where
         {
             return None;
         }
-        Some(super::REDUCTION.min(depth - 1))
+        Some(super::reduction_plies(depth, index))
     }
 
     /// How many moves a node `depth` moves from the horizon searches before it leaves the

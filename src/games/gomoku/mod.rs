@@ -926,7 +926,7 @@ pub struct GomokuOptions {
     /// `freestyle` (connect or more wins) or `standard` (exactly connect).
     pub rule: Rule,
     /// Candidate points a playing search considers per node, best first, twice as many at
-    /// the root and a third more six or more moves from the horizon
+    /// the root and more far from the horizon (22 of 12 from 8 moves out)
     /// ([`crate::engine::settings::EngineSettings::candidates_at`]; 0 = every empty point;
     /// exact solving always uses every point).
     pub candidates: usize,
@@ -968,7 +968,7 @@ impl GameOptions for GomokuOptions {
         OptionDoc::flag(
             "candidates",
             "Candidates",
-            "candidate moves the playing search considers per node, twice as many at the root, a third more far from the horizon (0 = all)",
+            "candidate moves the playing search considers per node, twice as many at the root, more far from the horizon (0 = all)",
         ),
         OptionDoc::DEPTH,
         OptionDoc::flag(
