@@ -144,8 +144,8 @@ pub const ROOT_CANDIDATES: usize = 2;
 /// from 3 to 8 or more moves from the horizon where the limit is 12. Such nodes are few,
 /// and a point the ranking puts low is searched deep enough there to matter. PentaZen, too,
 /// searches more moves the further a node is from its horizon (up to 32). With deeper late
-/// move reductions to pay for them, 42 % against PentaZen over 600 games where 16 from six
-/// moves out scored 40 % (docs/performance.md, "Wave 17").
+/// move reductions to pay for them, 43 % against PentaZen over 720 games where 16 from six
+/// moves out scored 41 % (docs/performance.md, "Wave 17").
 pub const WIDEN_FROM_DEPTH: u32 = 3;
 /// The most sixths of the limit a node far from the horizon adds ([`WIDEN_FROM_DEPTH`]).
 pub const WIDEN_STEPS: u32 = 5;

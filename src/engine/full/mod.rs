@@ -189,8 +189,8 @@ const REDUCTION: u32 = 2;
 /// `ln(depth) * ln(index)` (at least one step): the further a node is from its horizon and
 /// the later the move in its order, the shallower (the rule of Stockfish-like engines;
 /// PentaZen's is `ln(depth) * ln(index) / 2` single plies). With the candidates that widen
-/// with the depth ([`crate::engine::settings::candidates_at`]) it scored 42 % against
-/// PentaZen over 600 games where the build without scored 40 % (docs/performance.md,
+/// with the depth ([`crate::engine::settings::candidates_at`]) it scored 43 % against
+/// PentaZen over 720 games where the build without scored 41 % (docs/performance.md,
 /// "Wave 17").
 const LMR_SCALE: f64 = 1.5;
 
