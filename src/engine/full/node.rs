@@ -332,11 +332,13 @@ where
     }
 
     /// The value of a position at the horizon, for its side to move, with the kind of that
-    /// value and how many forced replies a cut-off left unsearched. A playing search asks
-    /// the game's threat search for a quick forced win; failing that, when the side to move
-    /// must answer a threat ([`Game::forced_replies`]) and `plies` are left, its forced
-    /// replies are searched (a quiescence search: no stand-pat, since any other move loses;
-    /// recorded as [`NodeKind::Quiescence`] nodes), else the position is evaluated.
+    /// value and how many forced replies a cut-off left unsearched. When the side to move
+    /// must answer a threat ([`Game::forced_replies`]) and `plies` are left, a playing search
+    /// asks the game's threat search for a quick forced win and, failing that, searches the
+    /// forced replies (a quiescence search: no stand-pat, since any other move loses;
+    /// recorded as [`NodeKind::Quiescence`] nodes). Otherwise the position is evaluated, and
+    /// a playing search asks for a quick forced win only when that value is below `beta`
+    /// ([`super::LEAF_WIN_BELOW_BETA`]).
     fn horizon(
         &mut self,
         game: &mut G,
@@ -347,18 +349,23 @@ where
     ) -> (i32, Bound, u32) {
         self.stats.leaf_evals += 1;
         let playing = G::THREATS && self.settings.candidates > 0;
-        if super::LEAF_THREATS
-            && playing
-            && let Some(win) = game.leaf_forced_win()
-        {
-            return (score::WIN - (ply as i32 + win as i32), Bound::Exact, 0);
-        }
+        let leaf_threats = super::LEAF_THREATS && playing;
         let mut replies = Vec::new();
         if plies > 0 && playing {
             game.forced_replies(&mut replies);
         }
         if replies.is_empty() {
-            return (score::evaluate(self.evaluator, game), Bound::Exact, 0);
+            let value = score::evaluate(self.evaluator, game);
+            if leaf_threats
+                && (value < beta || !super::LEAF_WIN_BELOW_BETA)
+                && let Some(win) = game.leaf_forced_win()
+            {
+                return (score::WIN - (ply as i32 + win as i32), Bound::Exact, 0);
+            }
+            return (value, Bound::Exact, 0);
+        }
+        if leaf_threats && let Some(win) = game.leaf_forced_win() {
+            return (score::WIN - (ply as i32 + win as i32), Bound::Exact, 0);
         }
         let mut best = -INFINITY;
         let mut low = alpha;
