@@ -350,6 +350,10 @@ where
         self.stats.leaf_evals += 1;
         let playing = G::THREATS && self.settings.candidates > 0;
         let leaf_threats = super::LEAF_THREATS && playing;
+        let leaf_win = |game: &mut G| {
+            let win = game.leaf_forced_win()?;
+            Some((score::WIN - (ply as i32 + win as i32), Bound::Exact, 0))
+        };
         let mut replies = Vec::new();
         if plies > 0 && playing {
             game.forced_replies(&mut replies);
@@ -358,14 +362,14 @@ where
             let value = score::evaluate(self.evaluator, game);
             if leaf_threats
                 && (value < beta || !super::LEAF_WIN_BELOW_BETA)
-                && let Some(win) = game.leaf_forced_win()
+                && let Some(won) = leaf_win(game)
             {
-                return (score::WIN - (ply as i32 + win as i32), Bound::Exact, 0);
+                return won;
             }
             return (value, Bound::Exact, 0);
         }
-        if leaf_threats && let Some(win) = game.leaf_forced_win() {
-            return (score::WIN - (ply as i32 + win as i32), Bound::Exact, 0);
+        if leaf_threats && let Some(won) = leaf_win(game) {
+            return won;
         }
         let mut best = -INFINITY;
         let mut low = alpha;
