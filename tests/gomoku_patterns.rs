@@ -8,7 +8,7 @@
 use gametree::config::Config;
 use gametree::engine::api::{Algorithm, EngineSettings};
 use gametree::engine::{Evaluator, Game, Outcome, Player};
-use gametree::games::gomoku::eval::Combination;
+use gametree::games::gomoku::eval::{Combination, FOUR_TO_MOVE};
 use gametree::games::gomoku::shape::Shape;
 use gametree::games::gomoku::{
     Cell, Gomoku, GomokuEval, GomokuOptions, PatternTable, PatternWeights, Rule,
@@ -59,6 +59,7 @@ fn zero_weights() -> PatternWeights {
         point_double_two: 0.0,
         waiting_combination: 0.0,
         waiting_shapes: 0.0,
+        tempo: 0.0,
     }
 }
 
@@ -102,6 +103,7 @@ fn the_default_table_is_the_assignments_and_needs_no_config() {
         ("point_double_two", 0.0),
         ("waiting_combination", 30.0),
         ("waiting_shapes", 60.0),
+        ("tempo", 150.0),
     ];
     assert_eq!(PatternWeights::default().entries(), table);
     // The default weights give the built-in evaluator itself.
@@ -109,6 +111,31 @@ fn the_default_table_is_the_assignments_and_needs_no_config() {
         Gomoku::evaluator(&builtin, "patterns"),
         Some(GomokuEval::Patterns)
     );
+}
+
+#[test]
+fn the_tempo_is_added_to_the_side_to_moves_value_short_of_the_tempo_rules() {
+    let no_tempo = GomokuEval::Weighted(
+        PatternWeights {
+            tempo: 0.0,
+            ..PatternWeights::default()
+        }
+        .table(),
+    );
+    // An empty board: only the tempo, for Black, who has the move.
+    let empty = Gomoku::new(15, 5, Rule::Freestyle);
+    assert_eq!(GomokuEval::Patterns.evaluate(&empty), 150);
+    assert_eq!(no_tempo.evaluate(&empty), 0);
+    // White to move against an open three: the tempo still counts.
+    let g = after(Rule::Freestyle, OPEN_THREE);
+    assert_eq!(
+        GomokuEval::Patterns.evaluate(&g) - no_tempo.evaluate(&g),
+        150
+    );
+    // A four to move is a five next move whatever the weights: no tempo on top.
+    let four = after(Rule::Freestyle, "d6 a15 e6 f15 f6 b15 g6 o1");
+    assert_eq!(GomokuEval::Patterns.evaluate(&four), FOUR_TO_MOVE);
+    assert_eq!(no_tempo.evaluate(&four), FOUR_TO_MOVE);
 }
 
 #[test]

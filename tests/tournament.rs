@@ -653,7 +653,7 @@ mod gomoku {
         let names: Vec<String> = space.weights.iter().map(Weight::name).collect();
         // Every weight is offered; the combination weights, at 0 by default, are never
         // tried (a factor cannot move a 0).
-        assert_eq!(names.len(), 25);
+        assert_eq!(names.len(), 26);
         assert_eq!(names[0], "five");
         let open_three = names.iter().position(|n| n == "open_three").unwrap();
         // Steps are factors (Gomoku's weights span 3..100000): x10 and /10, and a

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use gametree::engine::api::{Algorithm, EngineSettings, search};
-use gametree::engine::limits::StopFlag;
+use gametree::engine::limits::{Limits, StopFlag};
 use gametree::engine::result::SearchResult;
 use gametree::engine::score::{INFINITY, WIN};
 use gametree::engine::stats::SearchStats;
@@ -12,7 +12,7 @@ use gametree::engine::tree::{Bound, NodeKind, SearchObserver, SearchTree, TreeNo
 use gametree::engine::{Evaluator, Game, Player};
 use gametree::export::{ExportTree, export, to_dot, to_text};
 use gametree::games::dots::Dots;
-use gametree::games::gomoku::Gomoku;
+use gametree::games::gomoku::{Gomoku, PatternTable};
 use gametree::games::kalah::Kalah;
 use gametree::games::tictactoe::{LinesEval, TicTacToe};
 use gametree::games::{GameOptions, Playable};
@@ -740,13 +740,24 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
 
 /// Reverse futility pruning, in a Gomoku playing search: a node cut on its static value is a
 /// null-window test one or two moves from the horizon, searched no further, whose value is
-/// the evaluation of its position and lies above beta by at least the margin (100 one move
-/// from the horizon, 300 two moves); the counters agree with the record, and `futility`
+/// the evaluation of its position and lies above beta by at least the margin (100 and twice
+/// the tempo one move from the horizon, 300 two moves); the counters agree with the record, and `futility`
 /// off, or a search without a candidate limit, cuts nothing so.
 #[test]
 fn null_window_tests_far_above_beta_fail_high_on_their_static_value() {
     let (game, eval, playing) = gomoku_playing_search();
-    let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
+    // The first depth whose search cuts a node so (which do moves with the evaluation).
+    let (playing, result, tree) = (5..=8)
+        .map(|depth| {
+            let playing = EngineSettings {
+                limits: Limits::depth(depth),
+                ..playing.clone()
+            };
+            let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
+            (playing, result, tree)
+        })
+        .find(|(_, _, tree)| tree.nodes.iter().any(|n| n.kind == NodeKind::FutilityCut))
+        .expect("no futility cut recorded at depths 5 to 8");
     assert!(!tree.truncated);
     let mut recorded = 0;
     for (id, node) in tree.nodes.iter().enumerate() {
@@ -757,8 +768,9 @@ fn null_window_tests_far_above_beta_fail_high_on_their_static_value() {
         assert_eq!(node.beta, node.alpha + 1, "only in a null-window test");
         assert!(node.children.is_empty(), "a cut node has no children");
         assert_eq!(node.bound, Bound::Lower);
+        // Measured without the tempo; an odd distance widens by twice it.
         let margin = match node.depth {
-            1 => 100,
+            1 => 100 + 2 * PatternTable::DEFAULT.tempo(),
             2 => 300,
             depth => panic!("cut at depth {depth}"),
         };

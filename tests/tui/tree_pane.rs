@@ -1395,7 +1395,9 @@ fn reduced_late_moves_explain_themselves() {
         .nodes
         .iter()
         .enumerate()
-        .find(|(_, n)| n.kind == NodeKind::Reduced && !n.tt_hit && !n.children.is_empty())
+        .find(|(_, n)| {
+            n.kind == NodeKind::Reduced && !n.tt_hit && !n.children.is_empty() && n.depth > 0
+        })
         .expect("a reduced late move that was searched");
     let full = tree.nodes[node.parent.unwrap() as usize].depth - 1;
     let mv = node_move(&app, id as u32);
@@ -1449,13 +1451,26 @@ fn a_pruned_node_shows_and_explains_what_it_left_out() {
 /// and in its explanation, at any size.
 #[test]
 fn a_futility_cut_shows_and_explains_its_static_value() {
-    let (mut app, tree) = full_engine_gomoku_tree(5, "h8 i9 g7 j10 i7");
-    let (id, node) = tree
-        .nodes
-        .iter()
-        .enumerate()
-        .find(|(_, n)| n.kind == NodeKind::FutilityCut)
-        .expect("a node cut on its static value");
+    // The first of a few searches whose last iteration cut a node so (which ones do moves
+    // with the evaluation and the margins).
+    let (mut app, tree, id) = [
+        (5, "h8 i9 g7 j10 i7"),
+        (6, "h8 i9 g7 j10 i7"),
+        (5, "h8 i9 g7 j10 i7 k11"),
+        (6, "h8 i9 g7 j10 i7 k11"),
+        (7, "h8 i9 g7 j10 i7"),
+    ]
+    .into_iter()
+    .find_map(|(depth, line)| {
+        let (app, tree) = full_engine_gomoku_tree(depth, line);
+        let id = tree
+            .nodes
+            .iter()
+            .position(|n| n.kind == NodeKind::FutilityCut)?;
+        Some((app, tree, id))
+    })
+    .expect("a node cut on its static value");
+    let node = &tree.nodes[id];
     let away = if node.depth == 1 { "1 move" } else { "2 moves" };
     go_to(&mut app, id as u32);
     for (w, h) in [(160, 50), (80, 24)] {

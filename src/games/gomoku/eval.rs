@@ -59,7 +59,8 @@ pub fn describe_score(score: i32) -> Option<String> {
 /// further), measured with the default weights on 1.3 million null-window tests of 300 ms
 /// self-play searches: the static value was above beta by the margin at 32 % and 15 % of
 /// those tests, and of those the search came back below beta 0.1 % and 1.2 % of the time
-/// (docs/performance.md, "Wave 13").
+/// (docs/performance.md, "Wave 13"). Measured without the tempo: `futility_margin` widens
+/// the odd distances' by twice it.
 const FUTILITY_MARGINS: [Option<i32>; 3] = [None, Some(100), Some(300)];
 
 /// Static values at least this far from 0 are never pruned on: only the tempo rules
@@ -136,6 +137,11 @@ pub struct PatternTable {
     /// that combination of shapes across its four directions, on top of the `point` weights
     /// of each direction ([`Gomoku::combination_counts`]; index 0, none, is 0).
     pub(super) combination: [i32; 6],
+    /// What having the move is worth to the side to move: added to every evaluation short
+    /// of the tempo rules' values. The side that moves last before the horizon gains a
+    /// stone the evaluation cannot see the answer to; without this the search's value
+    /// alternated with the parity of its depth by about 300 (docs/performance.md, "Wave 19").
+    pub(super) tempo: i32,
 }
 
 impl PatternTable {
@@ -151,6 +157,7 @@ impl PatternTable {
         waiting_combination: 30,
         waiting_shapes: 60,
         combination: [0; 6],
+        tempo: 150,
     };
 
     /// [`PatternTable::waiting_combination`]: the percent of its strongest combination's
@@ -163,6 +170,11 @@ impl PatternTable {
     /// which just moved keeps.
     pub const fn waiting_shapes(&self) -> i32 {
         self.waiting_shapes
+    }
+
+    /// [`PatternTable::tempo`]: what having the move is worth to the side to move.
+    pub const fn tempo(&self) -> i32 {
+        self.tempo
     }
 
     /// The weight of the strongest combination present: the largest weight among the shapes
@@ -547,12 +559,24 @@ impl Evaluator<Gomoku> for GomokuEval {
     }
 
     /// [`FUTILITY_MARGINS`], for values short of the tempo rules' (a four to move, an open
-    /// four faced: the threat searches decide those).
+    /// four faced: the threat searches decide those). At an odd distance from the horizon
+    /// the node's side to move is the one whose leaves the other side's tempo is added to,
+    /// so the gap between its static value and its search's value is twice the tempo
+    /// wider than the margins were measured with (at tempo 0); at even distances the two
+    /// move together.
     fn futility_margin(&self, depth: u32, value: i32) -> Option<i32> {
         if value.abs() >= FUTILITY_CEILING {
             return None;
         }
-        FUTILITY_MARGINS.get(depth as usize).copied().flatten()
+        let margin = FUTILITY_MARGINS.get(depth as usize).copied().flatten()?;
+        Some(
+            margin
+                + if depth % 2 == 1 {
+                    2 * self.table().tempo
+                } else {
+                    0
+                },
+        )
     }
 
     /// Own pattern score minus the opponent's, from the side to move (each side's shapes and
@@ -587,7 +611,8 @@ impl Evaluator<Gomoku> for GomokuEval {
                     table.waiting_score(game, mover.other(), &theirs),
                 ),
             };
-            own - other + tempo
+            let table = self.table();
+            own - other + tempo + table.tempo
         };
         value.clamp(-MAX_HEURISTIC, MAX_HEURISTIC)
     }

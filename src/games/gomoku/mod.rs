@@ -1103,6 +1103,11 @@ impl GameOptions for GomokuOptions {
             "Waiting: shapes %",
             "percent of its shapes' weights the side that just moved keeps (60)",
         ),
+        OptionDoc::no_flag(
+            "patterns.tempo",
+            "Tempo",
+            "what having the move is worth to the side to move (150)",
+        ),
     ];
 
     fn validate(&self, source: &str) -> Result<(), ConfigError> {

@@ -83,6 +83,10 @@ pub struct PatternWeights {
     pub waiting_combination: f64,
     /// The same for its shapes' own weights (60). Its potential counts whole.
     pub waiting_shapes: f64,
+    /// What having the move is worth to the side to move at the horizon (150): its next
+    /// stone. Without it the search's value swings with the parity of its depth (the side
+    /// that moves last before the horizon looks better than it is).
+    pub tempo: f64,
 }
 
 impl Default for PatternWeights {
@@ -114,13 +118,14 @@ impl Default for PatternWeights {
             point_double_two: 0.0,
             waiting_combination: 30.0,
             waiting_shapes: 60.0,
+            tempo: 150.0,
         }
     }
 }
 
 impl PatternWeights {
     /// Every weight with its key, strongest pattern first (the order of the struct).
-    pub fn entries(&self) -> [(&'static str, f64); 25] {
+    pub fn entries(&self) -> [(&'static str, f64); 26] {
         [
             ("five", self.five),
             ("open_four", self.open_four),
@@ -147,6 +152,7 @@ impl PatternWeights {
             ("point_double_two", self.point_double_two),
             ("waiting_combination", self.waiting_combination),
             ("waiting_shapes", self.waiting_shapes),
+            ("tempo", self.tempo),
         ]
     }
 
@@ -232,6 +238,7 @@ impl PatternWeights {
             ],
             waiting_combination: clamped(self.waiting_combination, MAX_PERCENT),
             waiting_shapes: clamped(self.waiting_shapes, MAX_PERCENT),
+            tempo: w(self.tempo),
         }
     }
 }
