@@ -48,6 +48,8 @@ const FASTEST_TURN: Duration = Duration::from_millis(20);
 /// machine's scheduling delays; a tenth of the turn when that is more (and never more than
 /// half the turn). The engine reads its clock every 256 nodes, about a millisecond.
 const TURN_MARGIN: Duration = Duration::from_millis(40);
+/// The most search threads `INFO thread_num` may ask for (the settings' own limit).
+const MAX_THREADS: u64 = 256;
 /// Kept back from the match's remaining time.
 const MATCH_MARGIN: Duration = Duration::from_millis(500);
 /// The remaining match time is spread over about this many more moves.
@@ -161,6 +163,9 @@ struct Brain<W: Write> {
     /// The table size for the next search: `max_memory` applies even while the engine is
     /// lent to a search.
     tt_mb: usize,
+    /// Search threads for the next search, once `INFO thread_num` said (the settings'
+    /// `threads` until then).
+    threads: Option<usize>,
     options: GomokuOptions,
     /// `None` before `START`.
     game: Option<Gomoku>,
@@ -242,6 +247,7 @@ impl<W: Write> Brain<W> {
             events,
             configured_tt_mb: engine.settings.tt_mb,
             tt_mb: engine.settings.tt_mb,
+            threads: None,
             spare: engine.clone(),
             engine: Some(engine),
             options,
@@ -498,6 +504,11 @@ impl<W: Write> Brain<W> {
                 };
                 self.prepare_table();
             }
+            Info::ThreadNum(threads) => {
+                // 0 is read as 1, as Rapfi does: the manager asks for a count, not for
+                // the settings' "one per core".
+                self.threads = Some(threads.clamp(1, MAX_THREADS) as usize);
+            }
             Info::Rule(bits) => return self.set_rule(bits),
             Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) | Info::Other { .. } => {}
         }
@@ -721,6 +732,9 @@ impl<W: Write> Brain<W> {
         let budget = self.clock.budget();
         engine.settings.limits.time = Some(budget);
         engine.settings.tt_mb = self.tt_mb;
+        if let Some(threads) = self.threads {
+            engine.settings.threads = threads;
+        }
         let stop = StopFlag::new();
         let thread_stop = stop.clone();
         let events = self.events.clone();
@@ -906,6 +920,23 @@ mod tests {
         assert_eq!(brain.tt_mb, 1);
         brain.info(&Info::MaxMemory(0));
         assert_eq!(brain.tt_mb, configured);
+    }
+
+    #[test]
+    fn thread_num_sets_the_threads_of_the_next_search() {
+        let config = Config::builtin().unwrap();
+        let options = config.game_options::<Gomoku>().unwrap();
+        let side = config.players.side(Player::Second).clone();
+        let engine = EnginePlayer::new(&side, &options, "test", "players.second").unwrap();
+        let (tx, _rx) = mpsc::channel();
+        let mut brain = Brain::new(engine, &options, Vec::new(), tx);
+        assert_eq!(brain.threads, None, "the settings' threads until told");
+        assert_eq!(brain.info(&Info::ThreadNum(1)), None);
+        assert_eq!(brain.threads, Some(1));
+        brain.info(&Info::ThreadNum(0));
+        assert_eq!(brain.threads, Some(1), "0 is read as 1");
+        brain.info(&Info::ThreadNum(100_000));
+        assert_eq!(brain.threads, Some(256));
     }
 
     #[test]

@@ -82,6 +82,9 @@ pub enum Info {
     Evaluate(Coord),
     /// A folder for files the brain keeps between matches.
     Folder(String),
+    /// Search threads the brain may use (Yixin Board's extension, which Rapfi and PentaZen
+    /// also read).
+    ThreadNum(u64),
     /// A key this protocol version does not name; the brain may ignore it.
     Other {
         /// The key.
@@ -102,6 +105,7 @@ impl fmt::Display for Info {
             Self::Rule(bits) => write!(f, "rule {bits}"),
             Self::Evaluate(at) => write!(f, "evaluate {at}"),
             Self::Folder(path) => write!(f, "folder {path}"),
+            Self::ThreadNum(threads) => write!(f, "thread_num {threads}"),
             Self::Other { key, value } => write!(f, "{key} {value}"),
         }
     }
@@ -139,6 +143,7 @@ impl Info {
             ),
             "evaluate" => Self::Evaluate(Coord::parse(value).map_err(|_| malformed("X,Y"))?),
             "folder" => Self::Folder(value.to_string()),
+            "thread_num" => Self::ThreadNum(unsigned("a number of threads")?),
             _ => Self::Other {
                 key: key.to_string(),
                 value: value.to_string(),
@@ -547,6 +552,7 @@ mod tests {
             Command::Info(Info::TimeLeft(-20)),
             Command::Info(Info::Rule(1)),
             Command::Info(Info::Folder("/tmp/x y".to_string())),
+            Command::Info(Info::ThreadNum(1)),
             Command::About,
             Command::End,
         ];
@@ -578,6 +584,10 @@ mod tests {
         let read = read_all(&["BOARD", "1,2,1", "1,2,7", "oops", "DONE", "BEGIN"]);
         assert!(matches!(&read[0], Err(ProtocolError::Malformed(m)) if m.contains("1,2,7")));
         assert_eq!(read[1], Ok(Command::Begin));
+        // Yixin Board's upper-case key is the same key.
+        let read = read_all(&["INFO THREAD_NUM 2", "INFO thread_num many"]);
+        assert_eq!(read[0], Ok(Command::Info(Info::ThreadNum(2))));
+        assert!(matches!(&read[1], Err(ProtocolError::Malformed(m)) if m.contains("threads")));
         let read = read_all(&["INFO timeout_turn soon", "INFO strange 5", "INFO"]);
         assert!(matches!(&read[0], Err(ProtocolError::Malformed(m)) if m.contains("timeout_turn")));
         assert_eq!(
