@@ -559,11 +559,11 @@ impl Evaluator<Gomoku> for GomokuEval {
     }
 
     /// [`FUTILITY_MARGINS`], for values short of the tempo rules' (a four to move, an open
-    /// four faced: the threat searches decide those). At an odd distance from the horizon
-    /// the node's side to move is the one whose leaves the other side's tempo is added to,
-    /// so the gap between its static value and its search's value is twice the tempo
-    /// wider than the margins were measured with (at tempo 0); at even distances the two
-    /// move together.
+    /// four faced: the threat searches decide those). The margins were measured at tempo 0.
+    /// At an odd distance from the horizon the leaves below a node have the other side to
+    /// move, so the tempo raises the node's static value and lowers its search's value: the
+    /// margin widens by twice the tempo to cut what it cut. At even distances both rise
+    /// together.
     fn futility_margin(&self, depth: u32, value: i32) -> Option<i32> {
         if value.abs() >= FUTILITY_CEILING {
             return None;
@@ -611,8 +611,7 @@ impl Evaluator<Gomoku> for GomokuEval {
                     table.waiting_score(game, mover.other(), &theirs),
                 ),
             };
-            let table = self.table();
-            own - other + tempo + table.tempo
+            own - other + tempo + self.table().tempo
         };
         value.clamp(-MAX_HEURISTIC, MAX_HEURISTIC)
     }
