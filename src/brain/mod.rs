@@ -905,15 +905,21 @@ mod tests {
         }
     }
 
-    #[test]
-    fn max_memory_caps_the_table_at_half_the_allowance() {
+    /// A brain over the built-in settings, writing to memory, with its event channel's
+    /// receiving end (kept alive by the caller).
+    fn test_brain() -> (Brain<Vec<u8>>, mpsc::Receiver<Event>) {
         let config = Config::builtin().unwrap();
         let options = config.game_options::<Gomoku>().unwrap();
         let side = config.players.side(Player::Second).clone();
         let engine = EnginePlayer::new(&side, &options, "test", "players.second").unwrap();
-        let configured = engine.settings.tt_mb;
-        let (tx, _rx) = mpsc::channel();
-        let mut brain = Brain::new(engine, &options, Vec::new(), tx);
+        let (tx, rx) = mpsc::channel();
+        (Brain::new(engine, &options, Vec::new(), tx), rx)
+    }
+
+    #[test]
+    fn max_memory_caps_the_table_at_half_the_allowance() {
+        let (mut brain, _rx) = test_brain();
+        let configured = brain.configured_tt_mb;
         assert_eq!(brain.info(&Info::MaxMemory(40 << 20)), None);
         assert_eq!(brain.tt_mb, 20.min(configured));
         brain.info(&Info::MaxMemory(1000));
@@ -924,12 +930,7 @@ mod tests {
 
     #[test]
     fn thread_num_sets_the_threads_of_the_next_search() {
-        let config = Config::builtin().unwrap();
-        let options = config.game_options::<Gomoku>().unwrap();
-        let side = config.players.side(Player::Second).clone();
-        let engine = EnginePlayer::new(&side, &options, "test", "players.second").unwrap();
-        let (tx, _rx) = mpsc::channel();
-        let mut brain = Brain::new(engine, &options, Vec::new(), tx);
+        let (mut brain, _rx) = test_brain();
         assert_eq!(brain.threads, None, "the settings' threads until told");
         assert_eq!(brain.info(&Info::ThreadNum(1)), None);
         assert_eq!(brain.threads, Some(1));
