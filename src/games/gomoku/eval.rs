@@ -758,7 +758,7 @@ pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
         return;
     }
     RANKING.with_borrow_mut(|ranking| {
-        rank(game, out, limit, &mut ranking.keys);
+        rank(game, out, limit, &mut ranking.keys, &mut ranking.defences);
         ranking.keep_order_keys(game, out.len());
     });
 }
@@ -773,6 +773,8 @@ const BLOCK_VALUE: u32 = u32::MAX - 1;
 /// keys of every point scanned cost more than it saved).
 struct Ranking {
     keys: Vec<u64>,
+    /// The answers to an open three, when the ranking keeps only those.
+    defences: Vec<Cell>,
     /// The ranked position: its hash and the game's size, `connect` and rule, mixed.
     position: u64,
     /// Which ranking this is: `order` entries of other ones are stale.
@@ -816,6 +818,7 @@ thread_local! {
     static RANKING: RefCell<Ranking> = const {
         RefCell::new(Ranking {
             keys: Vec::new(),
+            defences: Vec::new(),
             position: 0,
             scan: 0,
             order: [(0, 0); super::MAX_CELLS],
@@ -873,17 +876,23 @@ fn scan_for<const ME: usize>(game: &Gomoku, ranked: &mut Vec<u64>) -> (bool, boo
         let around = u64::from(occupied[row] << 1)
             | u64::from(occupied[row + 1] << 1) << 21
             | u64::from(occupied[row + 2] << 1) << 42;
-        // The columns of this row within one, and within two, of the last move.
-        let (reach1, reach2) = match last {
+        // The last move's part of the locality bonus for each column of this row, in
+        // 3-bit fields: 2 within two of it, 4 within one.
+        let near_last = match last {
             Some((r, c)) if r.abs_diff(row) <= 2 => {
-                let one = if r.abs_diff(row) <= 1 {
-                    (0b111u64 << c) >> 1
+                // Columns c - 2 ..= c + 2, lowest first.
+                let fields: u64 = if r.abs_diff(row) <= 1 {
+                    0o24442
                 } else {
-                    0
+                    0o22222
                 };
-                (one, (0b11111u64 << c) >> 2)
+                if c >= 2 {
+                    fields << (3 * (c - 2))
+                } else {
+                    fields >> (3 * (2 - c))
+                }
             }
-            _ => (0, 0),
+            _ => 0,
         };
         let along = lines[row].shapes.codes;
         let down = 3 * row;
@@ -905,11 +914,10 @@ fn scan_for<const ME: usize>(game: &Gomoku, ranked: &mut Vec<u64>) -> (bool, boo
             let (attack, defence) = (key(ME), key(1 - ME));
             let square = around >> col;
             let square = (square & 0o7 | square >> 18 & 0o70 | square >> 36 & 0o700) as usize;
-            let reach = (reach1 >> col & 1) + (reach2 >> col & 1);
             let mut value = RANK_KEYS[0][attack & 0o7777]
                 + RANK_KEYS[1][defence & 0o7777]
                 + u32::from(NEIGHBOURS[square & 0o777])
-                + 2 * reach as u32;
+                + (near_last >> across & 7) as u32;
             if value >= BLOCK_FLAG {
                 if value >= WIN_FLAG {
                     wins = true;
@@ -925,70 +933,103 @@ fn scan_for<const ME: usize>(game: &Gomoku, ranked: &mut Vec<u64>) -> (bool, boo
     (wins, blocks)
 }
 
-/// [`candidates`] on a board with stones and no winner, with `ranked` to hold the keys.
-fn rank(game: &Gomoku, out: &mut Vec<Cell>, limit: usize, ranked: &mut Vec<u64>) {
-    let (wins, mut blocks) = scan(game, ranked);
+/// [`candidates`] on a board with stones and no winner, with `ranked` to hold the keys and
+/// `defences` the answers to an open three: the best `limit` of the points [`scan`] keys,
+/// best first, in `out` and at the front of `ranked`.
+fn rank(
+    game: &Gomoku,
+    out: &mut Vec<Cell>,
+    limit: usize,
+    ranked: &mut Vec<u64>,
+    defences: &mut Vec<Cell>,
+) {
+    let (wins, blocks) = scan(game, ranked);
     let mut count = ranked.len();
-    let mut ranked = &mut ranked[..];
-    // Facing an open three (and no four to answer or make five with), only the moves that
-    // stop it or make a four of the mover's own can avoid an open four next move: the rest
-    // are lost, so the node searches those few and can go deeper.
-    let mut defences = Vec::new();
-    if !wins
-        && !blocks
-        && game
-            .pattern_counts(game.to_move().other())
-            .get(Shape::OpenThree)
-            > 0
-        && game.open_three_defences(&mut defences)
-        && !defences.is_empty()
+    if wins || blocks {
+        // Only the fives (their keys' value part 0), or failing those the blocks (1).
+        let forced = u64::from(!wins);
+        count = retain_keys(ranked, |key| key >> 16 <= forced);
+    } else if game
+        .pattern_counts(game.to_move().other())
+        .get(Shape::OpenThree)
+        > 0
     {
-        let mut kept = 0;
-        let mut next = 0;
-        while next < ranked.len() {
-            let key = ranked[next];
-            if defences.contains(&(key as Cell)) {
-                ranked[kept] = key;
-                kept += 1;
+        // Facing an open three (and no four to answer or make five with), only the moves
+        // that stop it or make a four of the mover's own can avoid an open four next move:
+        // the rest are lost, so the node searches those few and can go deeper.
+        defences.clear();
+        if game.open_three_defences(defences) && !defences.is_empty() {
+            let mut answers = [0u64; super::MAX_CELLS.div_ceil(64)];
+            for &cell in defences.iter() {
+                if let Some(word) = answers.get_mut(usize::from(cell) / 64) {
+                    *word |= 1 << (cell % 64);
+                }
             }
-            next += 1;
-        }
-        if kept > 0 {
-            ranked = &mut ranked[..kept];
-            count = kept;
-            blocks = true;
+            let answers_kept = retain_keys(ranked, |key| {
+                let cell = (key & 0xFFFF) as usize;
+                answers
+                    .get(cell / 64)
+                    .is_some_and(|word| word >> (cell % 64) & 1 != 0)
+            });
+            if answers_kept > 0 {
+                count = answers_kept;
+            } else {
+                // None of them near stones: keep the whole ranking, as before the filter.
+                count = ranked.len();
+            }
         }
     }
-    let keep = if wins || blocks {
-        count
-    } else {
-        limit.min(count)
-    };
-    if keep > 0 && keep < count {
-        ranked.select_nth_unstable(keep - 1);
-    }
-    let ranked = &mut ranked[..keep];
-    ranked.sort_unstable();
-    let forced = if wins {
-        0
-    } else if blocks && defences.is_empty() {
-        1
-    } else {
-        u32::MAX
-    };
-    out.extend(
-        ranked
-            .iter()
-            .take_while(|&&key| (key >> 16) as u32 <= forced)
-            .take(limit)
-            .map(|&key| key as Cell),
-    );
+    let kept = keep_smallest(&mut ranked[..count], limit);
+    out.extend(ranked[..kept].iter().map(|&key| key as Cell));
     if out.is_empty() {
         // Cannot happen while an empty cell exists (one always touches a stone), but never
         // leave the search without a move.
         game.legal_moves(out);
         out.truncate(limit);
     }
+}
+
+/// Moves the keys `keep` accepts to the front of `keys`, in their order, and returns how
+/// many there are (the rest of `keys` is left as it was, or overwritten).
+fn retain_keys(keys: &mut [u64], keep: impl Fn(u64) -> bool) -> usize {
+    let mut kept = 0;
+    for next in 0..keys.len() {
+        let key = keys[next];
+        if keep(key) {
+            keys[kept] = key;
+            kept += 1;
+        }
+    }
+    kept
+}
+
+/// Sorts the `k` smallest of `keys` (all distinct) into `keys[..k]`, smallest first, and
+/// returns `k`, or the number of keys when that is less. An insertion into a sorted prefix:
+/// most keys cost one comparison with the worst one kept, where a selection and a sort of a
+/// node's 80 or so points cost about 2,400 instructions.
+fn keep_smallest(keys: &mut [u64], k: usize) -> usize {
+    let k = k.min(keys.len());
+    if k == 0 {
+        return 0;
+    }
+    let insert = |keys: &mut [u64], mut at: usize, key: u64| {
+        while at > 0 && keys[at - 1] > key {
+            keys[at] = keys[at - 1];
+            at -= 1;
+        }
+        keys[at] = key;
+    };
+    for next in 1..k {
+        let key = keys[next];
+        insert(keys, next, key);
+    }
+    for next in k..keys.len() {
+        let key = keys[next];
+        if key < keys[k - 1] {
+            insert(keys, k - 1, key);
+        }
+    }
+    k
 }
 
 #[cfg(test)]
@@ -1058,6 +1099,19 @@ mod tests {
                 prop_assert_eq!(&ranked, &expected, "{}", game);
                 prop_assert_eq!((wins, blocks), (expected_wins, expected_blocks), "{}", game);
             }
+        }
+
+        #[test]
+        fn keep_smallest_gives_the_first_keys_of_the_sorted_list(
+            keys in proptest::collection::hash_set(any::<u64>(), 0..120),
+            k in 0usize..40,
+        ) {
+            let mut keys: Vec<u64> = keys.into_iter().collect();
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            sorted.truncate(k);
+            let kept = keep_smallest(&mut keys, k);
+            prop_assert_eq!(&keys[..kept], &sorted[..]);
         }
 
         #[test]
