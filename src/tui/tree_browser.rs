@@ -998,50 +998,9 @@ fn explain_node<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move
     if rec.settings.algorithm == Algorithm::Minimax {
         return format!("exact value {value}: plain minimax searches every move, no window");
     }
-    let mover = mover_of(rec, node);
-    let mover_name = G::side_name(mover);
     let this = move_name(rec, id);
     match (node.kind, node.bound) {
-        (NodeKind::NullWindow | NodeKind::Reduced, _) => {
-            // The test asks from the mover's side: is the move better than the best so far?
-            let (low, got) = if mover == node.to_move {
-                (node.alpha, node.value)
-            } else {
-                (-node.beta, -node.value)
-            };
-            let answer = if got > low && node.kind == NodeKind::Reduced {
-                "Yes, so it is searched again to the full depth (next rows)"
-            } else if got > low {
-                "Yes, so it is searched again with the full window (next row)"
-            } else {
-                "No, so it is not searched further"
-            };
-            // One unit below a whole value is the tie-separating floor: the question is
-            // then whether the move reaches that value.
-            let question = if window_text::<G>(low, low + 1).starts_with("test ≥") {
-                format!(
-                    "reach {}, as much as the best so far",
-                    score::format::<G>(low + 1)
-                )
-            } else {
-                format!("beat {}, the best so far", score::format::<G>(low))
-            };
-            let test = if node.kind == NodeKind::Reduced {
-                format!(
-                    "late move, tested {} {} deep instead of {} (a reduction)",
-                    node.depth,
-                    if node.depth == 1 { "move" } else { "moves" },
-                    parent_of(rec, node).map_or(0, |p| p.depth.saturating_sub(1))
-                )
-            } else {
-                "null-window test".to_string()
-            };
-            format!(
-                "{test} of {this} for {mover_name}: does it {question}? {answer} \
-                 ({mover_name} gets {})",
-                score::format::<G>(got)
-            )
-        }
+        (NodeKind::NullWindow | NodeKind::Reduced, _) => test_text(rec, id, node),
         (NodeKind::ReSearch, bound) => format!(
             "re-search of {this} with the window {window}, after its null-window test said \
              it is better: {} {value}",
@@ -1060,6 +1019,52 @@ fn explain_node<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move
         ),
         (_, Bound::Exact) => format!("exact value {value} inside the window {window}"),
     }
+}
+
+/// The explanation of a null-window test or a reduced late move (`node.kind` one of the
+/// two): the question it asks from its mover's side, and the answer.
+fn test_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
+    let mover = mover_of(rec, node);
+    let mover_name = G::side_name(mover);
+    let this = move_name(rec, id);
+    // The test asks from the mover's side: is the move better than the best so far?
+    let (low, got) = if mover == node.to_move {
+        (node.alpha, node.value)
+    } else {
+        (-node.beta, -node.value)
+    };
+    let answer = if got > low && node.kind == NodeKind::Reduced {
+        "Yes, so it is searched again to the full depth (next rows)"
+    } else if got > low {
+        "Yes, so it is searched again with the full window (next row)"
+    } else {
+        "No, so it is not searched further"
+    };
+    // One unit below a whole value is the tie-separating floor: the question is
+    // then whether the move reaches that value.
+    let question = if window_text::<G>(low, low + 1).starts_with("test ≥") {
+        format!(
+            "reach {}, as much as the best so far",
+            score::format::<G>(low + 1)
+        )
+    } else {
+        format!("beat {}, the best so far", score::format::<G>(low))
+    };
+    let test = if node.kind == NodeKind::Reduced {
+        format!(
+            "late move, tested {} {} deep instead of {} (a reduction)",
+            node.depth,
+            if node.depth == 1 { "move" } else { "moves" },
+            parent_of(rec, node).map_or(0, |p| p.depth.saturating_sub(1))
+        )
+    } else {
+        "null-window test".to_string()
+    };
+    format!(
+        "{test} of {this} for {mover_name}: does it {question}? {answer} \
+                 ({mover_name} gets {})",
+        score::format::<G>(got)
+    )
 }
 
 /// "exact value", "at least" or "at most": how a value of kind `bound` reads before it.
