@@ -988,7 +988,12 @@ fn explain_node<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move
             return format!("game over here: exact value {value}");
         }
         if node.depth == 0 {
-            return format!("search horizon: the evaluation, exact value {value}");
+            return at_horizon(
+                rec,
+                id,
+                node,
+                format!("search horizon: the evaluation, exact value {value}"),
+            );
         }
         if rec.tree.truncated || rec.gave_up {
             return "its moves were searched but not recorded (the tree is truncated)".to_string();
@@ -1062,9 +1067,27 @@ fn test_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) 
     };
     format!(
         "{test} of {this} for {mover_name}: does it {question}? {answer} \
-                 ({mover_name} gets {})",
+             ({mover_name} gets {})",
         score::format::<G>(got)
     )
+}
+
+/// The explanation `horizon` of a node at the search horizon, after the test's when the
+/// node is also a null-window test or a reduced late move (a late move one move from the
+/// horizon is reduced to it): the row is labelled as the test, and both are what happened.
+fn at_horizon<G: Playable>(
+    rec: &Recorded<G>,
+    id: u32,
+    node: &TreeNode<G::Move>,
+    horizon: String,
+) -> String {
+    if matches!(node.kind, NodeKind::NullWindow | NodeKind::Reduced)
+        && rec.settings.algorithm != Algorithm::Minimax
+    {
+        format!("{}. Here at the {horizon}", test_text(rec, id, node))
+    } else {
+        horizon
+    }
 }
 
 /// "exact value", "at least" or "at most": how a value of kind `bound` reads before it.
@@ -1103,11 +1126,16 @@ fn quiescence_text<G: Playable>(
         ));
     }
     if node.depth == 0 && !node.children.is_empty() {
-        return Some(format!(
-            "search horizon, but {} must answer a threat here: only its forced replies are \
-             searched (a quiescence search, rows below), not an evaluation that would miss \
-             the threat; {words} {value}",
-            G::side_name(node.to_move),
+        return Some(at_horizon(
+            rec,
+            id,
+            node,
+            format!(
+                "search horizon, but {} must answer a threat here: only its forced replies \
+                 are searched (a quiescence search, rows below), not an evaluation that would \
+                 miss the threat; {words} {value}",
+                G::side_name(node.to_move),
+            ),
         ));
     }
     None

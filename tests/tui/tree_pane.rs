@@ -1418,6 +1418,45 @@ fn reduced_late_moves_explain_themselves() {
     }
 }
 
+/// A late move one move from the horizon is reduced to the horizon itself: its explanation
+/// says both, the test it was (the row's label) and what the horizon did with it.
+#[test]
+fn a_late_move_reduced_to_the_horizon_says_both() {
+    let found = [
+        (3, "h8 i9 g7 j10 i7"),
+        (5, "h8 i9 g7 j10 i7"),
+        (4, "h8 i9 h9 j9 g7"),
+    ]
+    .into_iter()
+    .find_map(|(depth, line)| {
+        let (app, tree) = full_engine_gomoku_tree(depth, line);
+        let id = tree.nodes.iter().position(|n| {
+            n.kind == NodeKind::Reduced
+                && !n.tt_hit
+                && n.depth == 0
+                && tree.nodes[n.parent.unwrap() as usize].depth >= 2
+        })?;
+        Some((app, tree, id as u32))
+    });
+    let (mut app, tree, id) = found.expect("a late move reduced to the horizon");
+    let node = &tree.nodes[id as usize];
+    let full = tree.nodes[node.parent.unwrap() as usize].depth - 1;
+    let mv = node_move(&app, id);
+    go_to(&mut app, id);
+    let buf = render(&mut app, 160, 50);
+    let text = tree_words(&app, &buf);
+    let test = format!("late move, tested 0 moves deep instead of {full} (a reduction) of {mv}");
+    assert!(text.contains(&test), "{test} missing:\n{text}");
+    assert!(text.contains("does it"), "{text}");
+    let horizon = if node.children.is_empty() {
+        "Here at the search horizon: the evaluation"
+    } else {
+        "Here at the search horizon, but"
+    };
+    assert!(text.contains(horizon), "{horizon} missing:\n{text}");
+    assert!(text.contains("reduced test"), "{text}");
+}
+
 /// A null-window test near the horizon that left its last candidates out (late move
 /// pruning) marks its row with how many, and its explanation says what was left out and why.
 #[test]
