@@ -1084,7 +1084,11 @@ fn at_horizon<G: Playable>(
     if matches!(node.kind, NodeKind::NullWindow | NodeKind::Reduced)
         && rec.settings.algorithm != Algorithm::Minimax
     {
-        format!("{}. Here at the {horizon}", test_text(rec, id, node))
+        format!(
+            "{}. At the {horizon} (for {})",
+            test_text(rec, id, node),
+            G::side_name(node.to_move)
+        )
     } else {
         horizon
     }

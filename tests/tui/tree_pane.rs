@@ -1449,9 +1449,9 @@ fn a_late_move_reduced_to_the_horizon_says_both() {
     assert!(text.contains(&test), "{test} missing:\n{text}");
     assert!(text.contains("does it"), "{text}");
     let horizon = if node.children.is_empty() {
-        "Here at the search horizon: the evaluation"
+        "At the search horizon: the evaluation"
     } else {
-        "Here at the search horizon, but"
+        "At the search horizon, but"
     };
     assert!(text.contains(horizon), "{horizon} missing:\n{text}");
     assert!(text.contains("reduced test"), "{text}");
