@@ -971,11 +971,9 @@ fn rank(
                     .get(cell / 64)
                     .is_some_and(|word| word >> (cell % 64) & 1 != 0)
             });
+            // None of them near stones: the whole ranking stays (nothing was moved).
             if answers_kept > 0 {
                 count = answers_kept;
-            } else {
-                // None of them near stones: keep the whole ranking, as before the filter.
-                count = ranked.len();
             }
         }
     }
