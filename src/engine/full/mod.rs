@@ -186,24 +186,24 @@ pub(crate) const QUIESCENCE_PLIES: u32 = 4;
 const REDUCE_FROM_DEPTH: u32 = 3;
 /// The first moves of a node (in search order) are never reduced.
 const UNREDUCED_MOVES: usize = 3;
-/// The step of a late move's reduction, in plies. Two, not one: the horizon then falls on
-/// the same side to move, and Gomoku's evaluation swings with that side (a test one ply
-/// shallower failed high so often that it searched more nodes than none; one ply, two from
-/// the ninth move, lost 35.5 - 84.5 against two for every late move, docs/performance.md).
-const REDUCTION: u32 = 2;
+/// The step of a late move's reduction, in plies. One: Gomoku's evaluation used to swing
+/// with the side to move at the horizon, so a test one ply shallower failed high so often
+/// that it searched more nodes than none, and steps of two plies kept that side (one ply,
+/// two from the ninth move, lost 35.5 - 84.5 against two, docs/performance.md "Wave 6").
+/// The tempo for the side to move (wave 19) took most of that swing away, and single-ply
+/// steps at twice the rate ([`LMR_SCALE`] halved) reach half a ply deeper at 300 ms a move
+/// (docs/performance.md, "Wave 20").
+const REDUCTION: u32 = 1;
 /// A late move's test is [`REDUCTION`] plies shallower for each `LMR_SCALE` of
 /// `ln(depth) * ln(index)` (at least one step): the further a node is from its horizon and
 /// the later the move in its order, the shallower (the rule of Stockfish-like engines;
-/// PentaZen's is `ln(depth) * ln(index) / 2` single plies). With the candidates that widen
-/// with the depth ([`crate::engine::settings::candidates_at`]) it scored 43 % against
-/// PentaZen over 720 games where the build without scored 41 % (docs/performance.md,
-/// "Wave 17").
-const LMR_SCALE: f64 = 1.5;
+/// PentaZen's is `ln(depth) * ln(index) / 2` single plies). 1.5 with steps of two plies
+/// until wave 20; the same rate in single plies is 0.75.
+const LMR_SCALE: f64 = 0.75;
 
 /// How many plies shallower the test of the move at `index` (0-based, in search order, at
 /// least [`UNREDUCED_MOVES`]) of a node `depth` moves from the horizon is: a multiple of
-/// [`REDUCTION`] growing with both ([`LMR_SCALE`]), leaving the test at least one move deep
-/// (which can make it odd next to the horizon: 3 plies at 4 moves from it).
+/// [`REDUCTION`] growing with both ([`LMR_SCALE`]), leaving the test at least one move deep.
 fn reduction_plies(depth: u32, index: usize) -> u32 {
     let steps = (f64::from(depth).ln() * (index as f64).ln() / LMR_SCALE) as u32;
     (REDUCTION * steps.max(1)).min(depth.saturating_sub(1))
@@ -447,8 +447,8 @@ mod tests {
             reduction_plies(REDUCE_FROM_DEPTH, UNREDUCED_MOVES),
             REDUCTION
         );
-        // ln 10 * ln 10 / 1.5 = 3.5: three steps.
-        assert_eq!(reduction_plies(10, 10), 3 * REDUCTION);
+        // ln 10 * ln 10 / 0.75 = 7.07: seven steps.
+        assert_eq!(reduction_plies(10, 10), 7 * REDUCTION);
         for depth in REDUCE_FROM_DEPTH..40 {
             for index in UNREDUCED_MOVES..64 {
                 let plies = reduction_plies(depth, index);
