@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use gametree::config::Config;
 use gametree::engine::api::{Algorithm, EngineSettings};
 use gametree::engine::stats::group_digits;
-use gametree::engine::tree::{Bound, NodeKind, SearchTree};
+use gametree::engine::tree::{Bound, NodeKind, SearchTree, TreeNode};
 use gametree::engine::{Game, Player, score};
 use gametree::games::GameOptions;
 use gametree::games::dots::Dots;
@@ -1353,6 +1353,20 @@ fn full_engine_gomoku_tree(
     (app, tree)
 }
 
+/// The first of `searches` (depth, moves) whose full-engine tree has a node `wanted` picks
+/// (it gets the tree too): which nodes a search has moves with the evaluation and the
+/// engine's margins, so a test names a few searches, not one tree.
+fn first_search_with(
+    searches: &[(u32, &str)],
+    wanted: impl Fn(&SearchTree<<Gomoku as Game>::Move>, &TreeNode<<Gomoku as Game>::Move>) -> bool,
+) -> Option<(App<Gomoku>, SearchTree<<Gomoku as Game>::Move>, usize)> {
+    searches.iter().find_map(|&(depth, line)| {
+        let (app, tree) = full_engine_gomoku_tree(depth, line);
+        let id = tree.nodes.iter().position(|n| wanted(&tree, n))?;
+        Some((app, tree, id))
+    })
+}
+
 /// A Gomoku horizon that must block a four: the block searched past the horizon is a row of
 /// its own, and both it and the horizon node above it say why.
 #[test]
@@ -1422,23 +1436,19 @@ fn reduced_late_moves_explain_themselves() {
 /// says both, the test it was (the row's label) and what the horizon did with it.
 #[test]
 fn a_late_move_reduced_to_the_horizon_says_both() {
-    let found = [
+    let searches = [
         (3, "h8 i9 g7 j10 i7"),
         (5, "h8 i9 g7 j10 i7"),
         (4, "h8 i9 h9 j9 g7"),
-    ]
-    .into_iter()
-    .find_map(|(depth, line)| {
-        let (app, tree) = full_engine_gomoku_tree(depth, line);
-        let id = tree.nodes.iter().position(|n| {
-            n.kind == NodeKind::Reduced
-                && !n.tt_hit
-                && n.depth == 0
-                && tree.nodes[n.parent.unwrap() as usize].depth >= 2
-        })?;
-        Some((app, tree, id as u32))
-    });
-    let (mut app, tree, id) = found.expect("a late move reduced to the horizon");
+    ];
+    let (mut app, tree, id) = first_search_with(&searches, |tree, n| {
+        n.kind == NodeKind::Reduced
+            && !n.tt_hit
+            && n.depth == 0
+            && tree.nodes[n.parent.unwrap() as usize].depth >= 2
+    })
+    .expect("a late move reduced to the horizon");
+    let id = id as u32;
     let node = &tree.nodes[id as usize];
     let full = tree.nodes[node.parent.unwrap() as usize].depth - 1;
     let mv = node_move(&app, id);
@@ -1492,23 +1502,15 @@ fn a_pruned_node_shows_and_explains_what_it_left_out() {
 fn a_futility_cut_shows_and_explains_its_static_value() {
     // The first of a few searches whose last iteration cut a node so (which ones do moves
     // with the evaluation and the margins).
-    let (mut app, tree, id) = [
+    let searches = [
         (5, "h8 i9 g7 j10 i7"),
         (6, "h8 i9 g7 j10 i7"),
         (5, "h8 i9 g7 j10 i7 k11"),
         (6, "h8 i9 g7 j10 i7 k11"),
         (7, "h8 i9 g7 j10 i7"),
-    ]
-    .into_iter()
-    .find_map(|(depth, line)| {
-        let (app, tree) = full_engine_gomoku_tree(depth, line);
-        let id = tree
-            .nodes
-            .iter()
-            .position(|n| n.kind == NodeKind::FutilityCut)?;
-        Some((app, tree, id))
-    })
-    .expect("a node cut on its static value");
+    ];
+    let (mut app, tree, id) = first_search_with(&searches, |_, n| n.kind == NodeKind::FutilityCut)
+        .expect("a node cut on its static value");
     let node = &tree.nodes[id];
     let away = if node.depth == 1 { "1 move" } else { "2 moves" };
     go_to(&mut app, id as u32);
