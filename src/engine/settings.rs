@@ -575,6 +575,9 @@ fn saturating_usize(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
+/// The deepest a `depth` setting may be (0 stands for the game's default).
+pub const MAX_SETTING_DEPTH: u32 = 64;
+
 /// Every setting a user can make, in the order files, menus and help list them.
 pub const FIELDS: &[Field] = &[
     Field {
@@ -599,7 +602,7 @@ pub const FIELDS: &[Field] = &[
         full_only: false,
         kind: FieldKind::Number {
             min: 0,
-            max: 64,
+            max: MAX_SETTING_DEPTH as u64,
             zero: Some("the game's default"),
         },
         get: |s| FieldValue::Number(u64::from(s.limits.depth.unwrap_or(0))),
