@@ -93,6 +93,10 @@ pub enum TreeAction {
     ToggleRecording,
     /// Switch `t` and `v` between plain alpha-beta and the full engine.
     ToggleEngine,
+    /// `t` and `v` search one ply deeper (and the search on show runs again).
+    Deeper,
+    /// `t` and `v` search one ply shallower (and the search on show runs again).
+    Shallower,
     /// Stop a running tree search; without one, leave the pane (the board shows the live
     /// position again).
     Leave,

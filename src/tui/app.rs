@@ -22,13 +22,12 @@ use super::panes::stats::{self, EnginePane};
 use super::panes::status_bar::StatusBar;
 use super::panes::tree::TreePane;
 use super::theme::Theme;
-use super::tree_browser::{Preview, Recorded, TreeBrowser};
+use super::tree_browser::{Preview, Recorded, TREE_SEARCH_LABEL, TreeBrowser};
 use super::view_state::{Dialog, MESSAGE_TICKS, Message, ViewState};
-use super::worker::{
-    Job, Purpose, Report, SearchId, comparison, comparison_depth, lesson_settings,
-};
+use super::worker::{Job, Purpose, Report, SearchId, comparison, comparison_depth};
 use crate::config::{Config, PlayerKind, PlayersConfig, UiConfig};
 use crate::engine::api::{EngineSettings, SearchResult};
+use crate::engine::settings::MAX_SETTING_DEPTH;
 use crate::engine::tree::SearchTree;
 use crate::engine::{Game, Player};
 use crate::games::GameOptions;
@@ -412,6 +411,8 @@ impl<G: HasBoard> App<G> {
                     "t and v now search with plain alpha-beta (E: the full engine)"
                 });
             }
+            TreeAction::Deeper => self.change_tree_depth(true, fx),
+            TreeAction::Shallower => self.change_tree_depth(false, fx),
             TreeAction::Show(index) => {
                 if !self.trees.show(index) {
                     self.set_error(format!("No search {} to browse (yet)", index + 1));
@@ -450,17 +451,61 @@ impl<G: HasBoard> App<G> {
         }
         // Only a search that starts moves the focus: a refused one leaves it where it was.
         self.view.focus = Pane::Tree;
+        let depth = self.tree_depth(side);
         if purpose == Purpose::Compare {
             let settings = &self.settings[side.index()];
-            let depth = comparison_depth(settings, self.session.options.default_depth());
             let full_engine = self.engine.tree_full_engine;
             self.trees
                 .start_comparison(comparison(settings, depth, full_engine));
-            self.set_info("Comparing the searches of this position (Esc stops)");
-        } else {
+            self.set_info(format!(
+                "Comparing the searches of this position to depth {depth} (Esc stops)"
+            ));
+        } else if self.engine.tree_full_engine && self.engine.tree_depth.is_none() {
             self.set_info("Searching this position to record its tree (Esc stops)");
+        } else {
+            self.set_info(format!(
+                "Searching this position to depth {depth} to record its tree (Esc stops)"
+            ));
         }
         self.launch(side, purpose, fx);
+    }
+
+    /// The depth `t` and `v` search to for `side`: the one set in the tree pane, else the
+    /// side's own ([`comparison_depth`]).
+    fn tree_depth(&self, side: Player) -> u32 {
+        self.engine.tree_depth.unwrap_or_else(|| {
+            comparison_depth(
+                &self.settings[side.index()],
+                self.session.options.default_depth(),
+            )
+        })
+    }
+
+    /// `+`/`-` in the tree pane: `t` and `v` search one ply deeper or shallower from now on,
+    /// and the search on show, if it was one of theirs, runs again at the new depth.
+    fn change_tree_depth(&mut self, deeper: bool, fx: &mut Vec<Effect<G>>) {
+        let side = self.session.current().to_move();
+        let now = self.tree_depth(side);
+        let depth = if deeper {
+            (now + 1).min(MAX_SETTING_DEPTH)
+        } else {
+            now.saturating_sub(1).max(1)
+        };
+        self.engine.tree_depth = Some(depth);
+        let again = if !self.trees.compare.is_empty() {
+            Some(Purpose::Compare)
+        } else {
+            self.trees
+                .shown()
+                .filter(|r| r.label == TREE_SEARCH_LABEL)
+                .map(|_| Purpose::Tree)
+        };
+        match again {
+            Some(purpose) if depth != now => self.request_tree(purpose, fx),
+            _ => self.set_info(format!(
+                "t and v search to depth {depth} (+ deeper, - shallower)"
+            )),
+        }
     }
 
     /// Tells the app how saving went.
@@ -768,10 +813,7 @@ impl<G: HasBoard> App<G> {
                 .compare
                 .first()
                 .map_or(1, |(_, s)| s.limits.max_depth()),
-            _ => comparison_depth(
-                &self.settings[side.index()],
-                self.session.options.default_depth(),
-            ),
+            _ => self.tree_depth(side),
         };
         let (id, job) = self
             .engine
@@ -850,15 +892,13 @@ impl<G: HasBoard> App<G> {
             return;
         }
         let base = &self.settings[search.side.index()];
-        let lesson = search
-            .lesson_depth
-            .map(|depth| lesson_settings(base, depth));
-        let settings = lesson.as_ref().unwrap_or(base);
+        let asked = search.how.settings(base);
+        let settings = asked.as_ref().unwrap_or(base);
         if let Some((root, tree)) = recorded {
             let label = match search.purpose {
                 Purpose::Move => "engine move",
                 Purpose::Hint => "hint",
-                Purpose::Tree | Purpose::Compare => "search",
+                Purpose::Tree | Purpose::Compare => TREE_SEARCH_LABEL,
             };
             let shown = Recorded::new(label, root, settings.clone(), result.clone(), *tree, false);
             self.trees.set_single(shown);

@@ -4,7 +4,7 @@
 //! the board: `App` asks it to launch, stop and receive, and routes what comes back.
 
 use super::event::TICK_MS;
-use super::worker::{Job, Purpose, Report, SearchId};
+use super::worker::{Job, Purpose, Report, SearchId, TreeSearch};
 use crate::brain::client::BrainLine;
 use crate::engine::api::SearchResult;
 use crate::engine::tree::SearchTree;
@@ -23,8 +23,8 @@ pub struct Pending {
     pub started: u64,
     /// "Move now" was asked: it was told to stop and its answer is awaited.
     pub hurried: bool,
-    /// A `t` search with plain alpha-beta to this depth, not the side's own settings.
-    pub lesson_depth: Option<u32>,
+    /// How a `t` search runs ([`TreeSearch::Own`] for every other purpose).
+    pub how: TreeSearch,
 }
 
 /// A finished search, kept for the engine pane.
@@ -137,6 +137,9 @@ pub struct EngineDriver<G: Game> {
     /// `t` and `v` search with the full engine (the side's own settings) rather than plain
     /// alpha-beta, the algorithm of the lesson; `E` switches.
     pub tree_full_engine: bool,
+    /// The depth `t` and `v` search to, once set in the tree pane (`+`/`-`); `None`: the
+    /// side's depth ([`super::worker::comparison_depth`]).
+    pub tree_depth: Option<u32>,
     /// Each side's external brain: its name (from `ABOUT` once it answered), or `None`
     /// when the engine plays that side.
     pub brain_names: [Option<String>; 2],
@@ -165,6 +168,7 @@ impl<G: Game> EngineDriver<G> {
             record_engine: false,
             max_nodes,
             tree_full_engine: false,
+            tree_depth: None,
             brain_names: [None, None],
             brain_lines: [Vec::new(), Vec::new()],
             forfeit: None,
@@ -242,7 +246,8 @@ impl<G: Game> EngineDriver<G> {
 
     /// Starts a search of `root` for `side`; returns its id and how the worker is to run
     /// it. `tree_depth` is the depth of a comparison or of a `t` search with plain
-    /// alpha-beta ([`Purpose::Compare`] and [`Purpose::Tree`] only).
+    /// alpha-beta, or with the full engine once the pane's depth was set
+    /// ([`Purpose::Compare`] and [`Purpose::Tree`] only).
     pub fn launch(
         &mut self,
         side: Player,
@@ -254,15 +259,18 @@ impl<G: Game> EngineDriver<G> {
         let id = self.next_id;
         self.next_id += 1;
         self.forfeit = None;
-        let lesson_depth =
-            (purpose == Purpose::Tree && !self.tree_full_engine).then_some(tree_depth);
+        let how = match (purpose, self.tree_full_engine, self.tree_depth) {
+            (Purpose::Tree, false, _) => TreeSearch::Lesson(tree_depth),
+            (Purpose::Tree, true, Some(_)) => TreeSearch::FullTo(tree_depth),
+            _ => TreeSearch::Own,
+        };
         self.pending = Some(Pending {
             id,
             side,
             purpose,
             started: tick,
             hurried: false,
-            lesson_depth,
+            how,
         });
         self.progress = None;
         // Normal play records nothing; the engine's own searches are recorded only once
@@ -276,7 +284,7 @@ impl<G: Game> EngineDriver<G> {
             },
             _ => Job::Record {
                 max_nodes: self.max_nodes,
-                lesson_depth,
+                how,
             },
         };
         self.recording = (job != Job::Think).then(|| Recording {

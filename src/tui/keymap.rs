@@ -327,6 +327,9 @@ pub const BINDINGS: &[Binding] = &[
         .help(TreeKeys, "R", "record the engine's own searches on/off (on once used)"),
     tree(&[ch('E')], T::ToggleEngine)
         .help(TreeKeys, "E", "t and v search with plain alpha-beta / with the full engine"),
+    tree(&[ch('+'), ch('=')], T::Deeper)
+        .help(TreeKeys, "+ -", "t and v one ply deeper / shallower (searches again)"),
+    tree(&[ch('-')], T::Shallower),
     tree(&[Esc], T::Leave)
         .help(TreeKeys, "Esc", "stop a tree search; else back to the live board")
         .hints(&[

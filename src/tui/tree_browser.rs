@@ -19,10 +19,14 @@ use crate::engine::tree::{Bound, NodeKind, SearchTree, TreeNode};
 pub use crate::export::{bound_text, kind_text, whole, window_text};
 use crate::games::Playable;
 
+/// The label of a tree recorded by `t` ([`Recorded::label`]).
+pub const TREE_SEARCH_LABEL: &str = "search";
+
 /// One recorded search and how it is being browsed.
 #[derive(Clone, Debug)]
 pub struct Recorded<G: Playable> {
-    /// What it was: `engine move`, `hint`, `search (t)`, or the comparison's name for it.
+    /// What it was: `engine move`, `hint`, [`TREE_SEARCH_LABEL`] (`t`), or the comparison's
+    /// name for it.
     pub label: String,
     /// The position searched.
     pub root: G,
@@ -393,7 +397,9 @@ impl<G: Playable> TreeBrowser<G> {
             | TreeAction::StepBack
             | TreeAction::Leave
             | TreeAction::ToggleRecording
-            | TreeAction::ToggleEngine => {}
+            | TreeAction::ToggleEngine
+            | TreeAction::Deeper
+            | TreeAction::Shallower => {}
         }
     }
 

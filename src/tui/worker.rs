@@ -42,9 +42,8 @@ pub enum Job {
     Record {
         /// The recorder's node budget.
         max_nodes: usize,
-        /// Search with plain alpha-beta to this depth ([`lesson_settings`]) instead of the
-        /// side's own settings: what `t` does unless the pane is switched to the full engine.
-        lesson_depth: Option<u32>,
+        /// With the side's own settings, or as the tree pane's `t` asks.
+        how: TreeSearch,
     },
     /// Every search of [`comparison`] in turn, each recorded ([`Report::Compared`] for each,
     /// then `Finished`); plain minimax stops after [`MINIMAX_COUNT_BUDGET`] nodes.
@@ -144,6 +143,34 @@ pub const MINIMAX_COUNT_BUDGET: u64 = 3_000_000;
 /// engine under a time limit), which a fixed-depth search would never finish.
 pub fn comparison_depth(base: &EngineSettings, game_depth: u32) -> u32 {
     base.limits.depth.unwrap_or(game_depth)
+}
+
+/// How a recorded search runs: the engine's own moves and hints with the side's settings,
+/// `t` as the tree pane is set (`E` for the engine, `+`/`-` for the depth).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeSearch {
+    /// The side's own engine settings (a time limit stays one).
+    Own,
+    /// Plain alpha-beta to this depth ([`lesson_settings`]): `t` unless the pane is switched
+    /// to the full engine.
+    Lesson(u32),
+    /// The side's own engine to this depth with no time limit: `t` with the full engine
+    /// after the depth was set with `+`/`-`.
+    FullTo(u32),
+}
+
+impl TreeSearch {
+    /// The settings this search runs with, `None` for the side's own (`base`).
+    pub fn settings(self, base: &EngineSettings) -> Option<EngineSettings> {
+        match self {
+            Self::Own => None,
+            Self::Lesson(depth) => Some(lesson_settings(base, depth)),
+            Self::FullTo(depth) => Some(EngineSettings {
+                limits: Limits::depth(depth),
+                ..base.clone()
+            }),
+        }
+    }
 }
 
 /// The search `t` runs by default, the algorithm of the lesson: plain alpha-beta with move
@@ -313,7 +340,8 @@ fn worker_loop<G: Playable>(
                 Some(brain),
                 Job::Think
                 | Job::Record {
-                    lesson_depth: None, ..
+                    how: TreeSearch::Own,
+                    ..
                 },
             ) => {
                 run_brain(brain, side, &root, id, &stop, sink);
@@ -399,19 +427,16 @@ fn run_job<G: Playable>(
             });
         }
     };
-    let mut lesson = None;
+    let mut asked = None;
     let result = match job {
         Job::Think => engine.think(root, stop, &mut progress),
-        Job::Record {
-            max_nodes,
-            lesson_depth,
-        } => {
+        Job::Record { max_nodes, how } => {
             let mut recorder = TreeRecorder::new(max_nodes);
-            let engine = match lesson_depth {
-                Some(depth) => {
+            let engine = match how.settings(&engine.settings) {
+                Some(settings) => {
                     let mut player = engine.clone();
-                    player.settings = lesson_settings(&engine.settings, depth);
-                    lesson.insert(player)
+                    player.settings = settings;
+                    asked.insert(player)
                 }
                 None => &mut *engine,
             };
@@ -483,7 +508,7 @@ fn run_job<G: Playable>(
             return;
         }
     };
-    let engine = lesson.as_ref().unwrap_or(engine);
+    let engine = asked.as_ref().unwrap_or(engine);
     // The depth the answer comes from: the full engine's last iteration.
     let depth = match engine.settings.algorithm {
         Algorithm::Full => result.stats.depth,

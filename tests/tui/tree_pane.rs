@@ -20,7 +20,7 @@ use gametree::tui::boards::HasBoard;
 use gametree::tui::event::Event;
 use gametree::tui::layout::{self, Areas};
 use gametree::tui::tree_browser::{bound_text, window_text};
-use gametree::tui::worker::{Job, Purpose, Report, Worker, comparison, minimax_nodes};
+use gametree::tui::worker::{Job, Purpose, Report, TreeSearch, Worker, comparison, minimax_nodes};
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, MouseEventKind};
 use ratatui::layout::Position;
@@ -982,7 +982,7 @@ fn t_and_v_search_with_plain_alpha_beta_until_e_switches_to_the_full_engine() {
         job_of(&fx),
         Job::Record {
             max_nodes: config.tree.max_nodes,
-            lesson_depth: Some(game_depth),
+            how: TreeSearch::Lesson(game_depth),
         }
     );
     serve(&mut app, &config, fx);
@@ -1012,7 +1012,7 @@ fn t_and_v_search_with_plain_alpha_beta_until_e_switches_to_the_full_engine() {
     assert!(matches!(
         job_of(&fx),
         Job::Record {
-            lesson_depth: None,
+            how: TreeSearch::Own,
             ..
         }
     ));
@@ -1028,6 +1028,84 @@ fn t_and_v_search_with_plain_alpha_beta_until_e_switches_to_the_full_engine() {
     assert_eq!(app.trees.compare.len(), 4);
     feed(&mut app, vec![key(KeyCode::Esc), ch('E')]);
     assert!(!app.engine.tree_full_engine);
+}
+
+/// `+` and `-` in the tree pane set the depth `t` and `v` search to, and run the search on
+/// show again at it: plain alpha-beta, the comparison, and the full engine, which then goes
+/// to that depth with no time limit instead of its own timed search.
+#[test]
+fn plus_and_minus_search_the_tree_on_show_again_one_ply_deeper_or_shallower() {
+    let mut config = tree_config(0);
+    for side in [&mut config.players.first, &mut config.players.second] {
+        side.engine.algorithm = Algorithm::Full;
+        side.engine.limits.time = Some(std::time::Duration::from_millis(200));
+    }
+    let game_depth = config.game_options::<TicTacToe>().unwrap().default_depth();
+    let mut app = new_app::<TicTacToe>(&config);
+    play_line(&mut app, "b2 a1");
+    // Before any tree is on show, + only sets the depth.
+    feed(&mut app, vec![key(KeyCode::Tab)]);
+    while app.view.focus != Pane::Tree {
+        feed(&mut app, vec![key(KeyCode::Tab)]);
+    }
+    let fx = feed(&mut app, vec![ch('-')]);
+    assert!(fx.iter().all(|e| !matches!(e, Effect::Search { .. })));
+    let shallower = game_depth - 1;
+    assert_eq!(app.engine.tree_depth, Some(shallower));
+    let fx = feed(&mut app, vec![ch('t')]);
+    assert_eq!(
+        job_of(&fx),
+        Job::Record {
+            max_nodes: config.tree.max_nodes,
+            how: TreeSearch::Lesson(shallower),
+        }
+    );
+    serve(&mut app, &config, fx);
+    assert_eq!(shown_tree(&app).nodes[0].depth, shallower);
+    // + on a t tree searches it again one ply deeper, and the pane says so.
+    let fx = feed(&mut app, vec![ch('+')]);
+    assert_eq!(
+        job_of(&fx),
+        Job::Record {
+            max_nodes: config.tree.max_nodes,
+            how: TreeSearch::Lesson(game_depth),
+        }
+    );
+    serve(&mut app, &config, fx);
+    assert_eq!(shown_tree(&app).nodes[0].depth, game_depth);
+    let text = words_at(&mut app);
+    let want = format!("alphabeta, ordered · depth {game_depth}");
+    assert!(text.contains(&want), "{want} missing: {text}");
+    // The full engine goes to the depth set, untimed.
+    feed(&mut app, vec![ch('E'), ch('=')]);
+    let deeper = game_depth + 1;
+    let fx = feed(&mut app, vec![ch('t')]);
+    assert_eq!(
+        job_of(&fx),
+        Job::Record {
+            max_nodes: config.tree.max_nodes,
+            how: TreeSearch::FullTo(deeper),
+        }
+    );
+    serve(&mut app, &config, fx);
+    let shown = app.trees.shown().unwrap();
+    assert_eq!(shown.settings.algorithm, Algorithm::Full);
+    assert_eq!(shown.settings.limits.depth, Some(deeper));
+    assert!(!shown.settings.timed());
+    // On a comparison, - compares again one ply shallower.
+    feed(&mut app, vec![ch('v'), key(KeyCode::Esc)]);
+    let fx = feed(&mut app, vec![ch('-')]);
+    assert!(matches!(
+        job_of(&fx),
+        Job::Compare { depth, full_engine: true, .. } if depth == game_depth
+    ));
+    assert_eq!(app.trees.compared_depth(), Some(game_depth));
+    // The depth stays within 1..=64.
+    feed(&mut app, vec![key(KeyCode::Esc)]);
+    for _ in 0..70 {
+        feed(&mut app, vec![ch('-'), key(KeyCode::Esc)]);
+    }
+    assert_eq!(app.engine.tree_depth, Some(1));
 }
 
 /// `t` while the engine thinks about its move is refused, and the focus stays put.
