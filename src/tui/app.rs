@@ -492,13 +492,13 @@ impl<G: HasBoard> App<G> {
             now.saturating_sub(1).max(1)
         };
         self.engine.tree_depth = Some(depth);
-        let again = if !self.trees.compare.is_empty() {
-            Some(Purpose::Compare)
-        } else {
+        let again = if self.trees.compare.is_empty() {
             self.trees
                 .shown()
                 .filter(|r| r.label == TREE_SEARCH_LABEL)
                 .map(|_| Purpose::Tree)
+        } else {
+            Some(Purpose::Compare)
         };
         match again {
             Some(purpose) if depth != now => self.request_tree(purpose, fx),
