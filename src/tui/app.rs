@@ -204,6 +204,7 @@ impl<G: HasBoard> App<G> {
             record_engine: self.engine.record_engine,
             searching: self.engine.searching(),
             last_search: self.engine.last.as_ref().map(|l| l.purpose),
+            tree_depth: self.tree_depth(self.session.current().to_move()),
             theme: &self.theme,
         }
     }

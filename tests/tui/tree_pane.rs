@@ -1052,6 +1052,9 @@ fn plus_and_minus_search_the_tree_on_show_again_one_ply_deeper_or_shallower() {
     assert!(fx.iter().all(|e| !matches!(e, Effect::Search { .. })));
     let shallower = game_depth - 1;
     assert_eq!(app.engine.tree_depth, Some(shallower));
+    let text = words_at(&mut app);
+    let want = format!("Both search to depth {shallower} (+ and - change it)");
+    assert!(text.contains(&want), "{want} missing: {text}");
     let fx = feed(&mut app, vec![ch('t')]);
     assert_eq!(
         job_of(&fx),

@@ -38,6 +38,8 @@ pub struct TreePane<'a, G: Playable> {
     pub searching: Option<Purpose>,
     /// What the last finished search was for.
     pub last_search: Option<Purpose>,
+    /// The depth `t` and `v` search to here.
+    pub tree_depth: u32,
     /// The styles.
     pub theme: &'a Theme,
 }
@@ -49,9 +51,11 @@ fn empty_text<G: Playable>(pane: &TreePane<G>) -> Vec<String> {
     }
     let mut text = vec![
         "No recorded search yet.".to_string(),
-        "t searches the position on the board and records the tree; v compares minimax \
-         and alpha-beta there."
-            .to_string(),
+        format!(
+            "t searches the position on the board and records the tree; v compares minimax \
+             and alpha-beta there. Both search to depth {} (+ and - change it).",
+            pane.tree_depth
+        ),
         if pane.record_engine {
             "The engine's next searches are recorded too (press R to stop that).".to_string()
         } else {
