@@ -184,8 +184,11 @@ pub(crate) const QUIESCENCE_PLIES: u32 = 4;
 /// Late move reductions (playing searches with a candidate limit, [`Searcher::reduction`]):
 /// nodes at least this many moves from the horizon try their later moves shallower first.
 const REDUCE_FROM_DEPTH: u32 = 3;
-/// The first moves of a node (in search order) are never reduced.
-const UNREDUCED_MOVES: usize = 3;
+/// The first moves of a node (in search order) are never reduced. Two since wave 21: the
+/// third move's test one ply shallower found 39 % fewer nodes at depth 14 on a middle-game
+/// position and scored better against PentaZen (docs/performance.md, "Wave 21"); three
+/// was chosen with two-ply steps.
+const UNREDUCED_MOVES: usize = 2;
 /// The step of a late move's reduction, in plies. One: Gomoku's evaluation used to swing
 /// with the side to move at the horizon, so a test one ply shallower failed high so often
 /// that it searched more nodes than none, and steps of two plies kept that side (one ply,
