@@ -965,10 +965,9 @@ fn job_of<G: HasBoard>(fx: &[Effect<G>]) -> Job {
         .expect("a search started")
 }
 
-/// `t` and `v` teach plain alpha-beta to the game's depth even when the side plays with the
-/// timed full engine; `E` switches both to the full engine and back.
-#[test]
-fn t_and_v_search_with_plain_alpha_beta_until_e_switches_to_the_full_engine() {
+/// Tic-tac-toe after b2 a1, both sides on the full engine with a time limit and no depth of
+/// their own; with the config and the game's default depth.
+fn timed_full_engine_app() -> (Config, App<TicTacToe>, u32) {
     let mut config = tree_config(0);
     for side in [&mut config.players.first, &mut config.players.second] {
         side.engine.algorithm = Algorithm::Full;
@@ -977,6 +976,14 @@ fn t_and_v_search_with_plain_alpha_beta_until_e_switches_to_the_full_engine() {
     let game_depth = config.game_options::<TicTacToe>().unwrap().default_depth();
     let mut app = new_app::<TicTacToe>(&config);
     play_line(&mut app, "b2 a1");
+    (config, app, game_depth)
+}
+
+/// `t` and `v` teach plain alpha-beta to the game's depth even when the side plays with the
+/// timed full engine; `E` switches both to the full engine and back.
+#[test]
+fn t_and_v_search_with_plain_alpha_beta_until_e_switches_to_the_full_engine() {
+    let (config, mut app, game_depth) = timed_full_engine_app();
     let fx = feed(&mut app, vec![ch('t')]);
     assert_eq!(
         job_of(&fx),
@@ -1035,16 +1042,8 @@ fn t_and_v_search_with_plain_alpha_beta_until_e_switches_to_the_full_engine() {
 /// to that depth with no time limit instead of its own timed search.
 #[test]
 fn plus_and_minus_search_the_tree_on_show_again_one_ply_deeper_or_shallower() {
-    let mut config = tree_config(0);
-    for side in [&mut config.players.first, &mut config.players.second] {
-        side.engine.algorithm = Algorithm::Full;
-        side.engine.limits.time = Some(std::time::Duration::from_millis(200));
-    }
-    let game_depth = config.game_options::<TicTacToe>().unwrap().default_depth();
-    let mut app = new_app::<TicTacToe>(&config);
-    play_line(&mut app, "b2 a1");
-    // Before any tree is on show, + only sets the depth.
-    feed(&mut app, vec![key(KeyCode::Tab)]);
+    let (config, mut app, game_depth) = timed_full_engine_app();
+    // Before any tree is on show, - only sets the depth.
     while app.view.focus != Pane::Tree {
         feed(&mut app, vec![key(KeyCode::Tab)]);
     }
