@@ -677,9 +677,9 @@ fn late_moves_of_a_playing_search_are_tested_shallower_first() {
     assert_eq!(result.stats.reductions, 0);
 }
 
-/// Late move pruning, in a Gomoku playing search: only null-window tests one or two moves
-/// from the horizon leave moves out, only after their first four (one move away) or seven
-/// (two moves away), and leave at most the candidate limit's rest; the record and the
+/// Late move pruning, in a Gomoku playing search: only null-window tests one to three moves
+/// from the horizon leave moves out, only after their first four (one move away), seven
+/// (two moves away) or nine (three moves away), and leave at most the candidate limit's rest; the record and the
 /// counters agree, and a search without a candidate limit or with `pruning` off leaves
 /// nothing out.
 #[test]
@@ -691,7 +691,7 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
     for node in tree.nodes.iter().filter(|n| n.pruned > 0) {
         recorded += u64::from(node.pruned);
         assert!(
-            matches!(node.depth, 1 | 2),
+            matches!(node.depth, 1..=3),
             "pruned at depth {}",
             node.depth
         );
@@ -704,7 +704,11 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
             .map(|c| c.mv)
             .collect();
         searched.dedup();
-        let keep = if node.depth == 1 { 4 } else { 7 };
+        let keep = match node.depth {
+            1 => 4,
+            2 => 7,
+            _ => 9,
+        };
         assert!(
             searched.len() >= keep,
             "{} searched before pruning",

@@ -115,7 +115,7 @@ pub struct EngineSettings {
     /// first at a smaller depth (late move reductions).
     pub reductions: bool,
     /// Full engine, playing searches with a candidate limit (Gomoku): a null-window test one
-    /// or two moves from the horizon, facing no four, searches only its first few moves
+    /// to three moves from the horizon, facing no four, searches only its first few moves
     /// (late move pruning).
     pub pruning: bool,
     /// Full engine, playing searches with a candidate limit (Gomoku): a null-window test near

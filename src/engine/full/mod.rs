@@ -216,8 +216,10 @@ fn reduction_plies(depth: u32, index: usize) -> u32 {
 /// how many moves a null-window test searches, by its distance from the horizon (index 0
 /// is the horizon itself; past the end, every move). Four at one move from the horizon and
 /// seven at two won 63 - 57 and 66.5 - 53.5 against the same engine without pruning
-/// (docs/performance.md, "Wave 9").
-const PRUNING_KEEPS: [usize; 3] = [usize::MAX, 4, 7];
+/// (docs/performance.md, "Wave 9"); nine at three moves (of 12 to 14 candidates there)
+/// since wave 22: 285.5 of 600 against PentaZen, +22 of 360 where a base ran beside it
+/// (docs/performance.md, "Wave 22").
+const PRUNING_KEEPS: [usize; 4] = [usize::MAX, 4, 7, 9];
 
 /// The share of a timed search's time the root threat search may use when the clock
 /// decides the depth (see [`threat_deadline`]).

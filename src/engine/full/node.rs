@@ -187,7 +187,7 @@ where
     /// How many moves a node `depth` moves from the horizon searches before it leaves the
     /// rest out (late move pruning; `usize::MAX`: all of them). Only in a playing search that
     /// limits its candidates, only in a null-window test (a node off the principal variation,
-    /// whose answer only has to say whether it beats `alpha`), and only one or two moves
+    /// whose answer only has to say whether it beats `alpha`), and only one to three moves
     /// from the horizon, where a late move of the ranked candidates rarely changes that
     /// answer and its subtree costs as much as an early one's.
     fn late_moves_kept(&self, depth: u32, alpha: i32, beta: i32) -> usize {
