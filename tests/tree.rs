@@ -679,9 +679,9 @@ fn late_moves_of_a_playing_search_are_tested_shallower_first() {
 
 /// Late move pruning, in a Gomoku playing search: only null-window tests one to three moves
 /// from the horizon leave moves out, only after their first four (one move away), seven
-/// (two moves away) or nine (three moves away), and leave at most the candidate limit's rest; the record and the
-/// counters agree, and a search without a candidate limit or with `pruning` off leaves
-/// nothing out.
+/// (two moves away) or nine (three moves away), and leave at most the candidate limit's
+/// rest; the record and the counters agree, and a search without a candidate limit or with
+/// `pruning` off leaves nothing out.
 #[test]
 fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
     let (game, eval, playing) = gomoku_playing_search();
