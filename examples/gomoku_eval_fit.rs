@@ -19,7 +19,7 @@
 //! held out and their error is printed beside it. stdout: the fitted `[gomoku.patterns]`.
 //!
 //! `cargo run --release --example gomoku_eval_fit -- [--skip N] [--scale S]
-//! [--start weights.toml] [--combinations] < data`
+//! [--start weights.toml] [--combinations] [--only name,name...] < data`
 
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -37,6 +37,8 @@ struct Args {
     scale: f64,
     start: Option<String>,
     combinations: bool,
+    /// Fit only these weights (`--only open_two,point_open_four`), the others held.
+    only: Option<Vec<String>>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -45,6 +47,7 @@ fn parse_args() -> Result<Args, String> {
         scale: 200.0,
         start: None,
         combinations: false,
+        only: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -64,6 +67,10 @@ fn parse_args() -> Result<Args, String> {
             }
             "--start" => args.start = Some(value("a file")?),
             "--combinations" => args.combinations = true,
+            "--only" => {
+                let list = value("weight names, comma separated")?;
+                args.only = Some(list.split(',').map(|n| n.trim().to_string()).collect());
+            }
             _ => return Err(format!("unknown argument {arg}")),
         }
     }
@@ -278,10 +285,13 @@ fn main() -> ExitCode {
     // Five and open four never reach the evaluation of a quiet position; the point
     // combinations cost 10 - 30 % of a node's time, so they are fitted only when asked.
     let fitted: Vec<usize> = (2..values.len())
-        .filter(|&i| {
-            args.combinations
-                || !names[i].starts_with("point_double")
-                    && !["point_four_three", "point_three_two"].contains(&names[i])
+        .filter(|&i| match &args.only {
+            Some(only) => only.iter().any(|n| n == names[i]),
+            None => {
+                args.combinations
+                    || !names[i].starts_with("point_double")
+                        && !["point_four_three", "point_three_two"].contains(&names[i])
+            }
         })
         .collect();
     let mut step = 0.25;
