@@ -11,7 +11,7 @@
 //!   `tools/rank-fit/label.py` writes Rapfi's `Eval`: `+M12`/`-M7` are won and lost, a
 //!   number `v` is a win chance of `1 / (1 + e^(-v / scale))`).
 //!
-//! Only quiet positions are kept: no four for the side to move, no open four or open three
+//! Only quiet positions are kept (the first 100,000): no four for the side to move, no open four or open three
 //! to move that the evaluation scores by fixed values. The fit first scales the starting
 //! weights' values to win chances (`1 / (1 + e^(-eval / K))`, K by least squares), then
 //! changes one weight at a time (times or divided by 1 + step, step halving from 0.25)
@@ -69,7 +69,12 @@ fn parse_args() -> Result<Args, String> {
             "--combinations" => args.combinations = true,
             "--only" => {
                 let list = value("weight names, comma separated")?;
-                args.only = Some(list.split(',').map(|n| n.trim().to_string()).collect());
+                let names = PatternWeights::default().entries().map(|(n, _)| n);
+                let only: Vec<String> = list.split(',').map(|n| n.trim().to_string()).collect();
+                if let Some(bad) = only.iter().find(|n| !names.contains(&n.as_str())) {
+                    return Err(format!("--only: {bad} is no weight of [gomoku.patterns]"));
+                }
+                args.only = Some(only);
             }
             _ => return Err(format!("unknown argument {arg}")),
         }
