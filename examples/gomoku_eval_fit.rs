@@ -16,17 +16,23 @@
 //! weights' values to win chances (`1 / (1 + e^(-eval / K))`, K by least squares), then
 //! changes one weight at a time (times or divided by 1 + step, step halving from 0.25)
 //! while the mean squared error of the even-numbered positions falls; the odd ones are
-//! held out and their error is printed beside it. stdout: the fitted `[gomoku.patterns]`.
+//! held out and their error is printed beside it; a value `[gomoku.patterns]` refuses is
+//! not tried. stdout: the fitted `[gomoku.patterns]`, which `--start` (a config file,
+//! read as `--config` reads one) takes back.
 //!
 //! `cargo run --release --example gomoku_eval_fit -- [--skip N] [--scale S]
-//! [--start weights.toml] [--combinations] [--only name,name...] < data`
+//! [--start config.toml] [--combinations] [--only name,name...] < data`
 
 use std::io::BufRead;
+use std::path::Path;
 use std::process::ExitCode;
 
+use gametree::config::Config;
+
 use gametree::engine::{Evaluator, Game, Player};
+use gametree::games::GameOptions;
 use gametree::games::gomoku::shape::Shape;
-use gametree::games::gomoku::{Gomoku, GomokuEval, PatternWeights, Rule};
+use gametree::games::gomoku::{Gomoku, GomokuEval, GomokuOptions, PatternWeights, Rule};
 
 /// Positions kept at most (a position keeps its whole board: about 10 KB).
 const MAX_POSITIONS: usize = 100_000;
@@ -188,68 +194,24 @@ fn error(samples: &[Sample], weights: &PatternWeights, k: f64, held_out: bool) -
     sum / f64::max(n, 1.0)
 }
 
-/// `weights` with the entries of a `key = value` file (e.g. a `[gomoku.patterns]` section).
-fn start(path: &str) -> Result<PatternWeights, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut values: Vec<f64> = PatternWeights::default()
-        .entries()
-        .iter()
-        .map(|&(_, v)| v)
-        .collect();
-    let names = PatternWeights::default().entries().map(|(n, _)| n);
-    for (number, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        let i = names.iter().position(|n| *n == key.trim()).ok_or(format!(
-            "{path}:{}: unknown weight {}",
-            number + 1,
-            key.trim()
-        ))?;
-        values[i] = value
-            .trim()
-            .parse()
-            .map_err(|_| format!("{path}:{}: {}: expected a number", number + 1, key.trim()))?;
-    }
-    Ok(with_values(&values))
+/// The Gomoku options of a config file (its `[gomoku.patterns]` is where the fit starts),
+/// read and checked as `--config` reads them; the built-in defaults without one.
+fn start(path: Option<&str>) -> Result<GomokuOptions, String> {
+    let config = match path {
+        Some(path) => Config::load(Path::new(path)),
+        None => Config::builtin(),
+    };
+    config
+        .and_then(|c| c.game_options::<Gomoku>())
+        .map_err(|e| e.to_string())
 }
 
-/// Weights from their values in [`PatternWeights::entries`] order.
-fn with_values(v: &[f64]) -> PatternWeights {
-    let mut w = PatternWeights::default();
-    let fields = [
-        &mut w.five,
-        &mut w.open_four,
-        &mut w.double_closed_four,
-        &mut w.closed_four_open_three,
-        &mut w.double_open_three,
-        &mut w.closed_three_open_three,
-        &mut w.closed_four,
-        &mut w.open_three,
-        &mut w.double_open_two,
-        &mut w.closed_three,
-        &mut w.open_two,
-        &mut w.closed_two,
-        &mut w.point_open_four,
-        &mut w.point_closed_four,
-        &mut w.point_open_three,
-        &mut w.point_closed_three,
-        &mut w.point_open_two,
-        &mut w.point_closed_two,
-        &mut w.point_double_four,
-        &mut w.point_four_three,
-        &mut w.point_double_three,
-        &mut w.point_three_two,
-        &mut w.point_double_two,
-        &mut w.waiting_combination,
-        &mut w.waiting_shapes,
-        &mut w.tempo,
-    ];
-    for (field, &value) in fields.into_iter().zip(v) {
-        *field = value;
-    }
-    w
+/// `options` with the weight `name` set to `value`, unless `[gomoku.patterns]` refuses it.
+fn with_weight(options: &GomokuOptions, name: &str, value: f64) -> Option<GomokuOptions> {
+    let mut next = options.clone();
+    next.set(&format!("patterns.{name}"), &value.to_string())
+        .ok()?;
+    Some(next)
 }
 
 fn main() -> ExitCode {
@@ -260,8 +222,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let first = match args.start.as_deref().map(start).transpose() {
-        Ok(w) => w.unwrap_or_default(),
+    let mut options = match start(args.start.as_deref()) {
+        Ok(options) => options,
         Err(e) => {
             eprintln!("gomoku_eval_fit: {e}");
             return ExitCode::FAILURE;
@@ -274,13 +236,13 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
 
+    let first = options.patterns.clone();
     let k = (1..=200)
         .map(|i| f64::from(i) * 20.0)
         .min_by(|&a, &b| {
             error(&samples, &first, a, false).total_cmp(&error(&samples, &first, b, false))
         })
         .unwrap_or(300.0);
-    let mut values: Vec<f64> = first.entries().iter().map(|&(_, v)| v).collect();
     let names = first.entries().map(|(n, _)| n);
     let mut best = error(&samples, &first, k, false);
     eprintln!(
@@ -289,7 +251,7 @@ fn main() -> ExitCode {
     );
     // Five and open four never reach the evaluation of a quiet position; the point
     // combinations cost 10 - 30 % of a node's time, so they are fitted only when asked.
-    let fitted: Vec<usize> = (2..values.len())
+    let fitted: Vec<usize> = (2..names.len())
         .filter(|&i| match &args.only {
             Some(only) => only.iter().any(|n| n == names[i]),
             None => {
@@ -305,7 +267,7 @@ fn main() -> ExitCode {
         while improved {
             improved = false;
             for &i in &fitted {
-                let old = values[i];
+                let old = options.patterns.entries()[i].1;
                 let percent = names[i].starts_with("waiting");
                 let tries = if percent {
                     [old + 25.0 * step, old - 25.0 * step]
@@ -314,30 +276,32 @@ fn main() -> ExitCode {
                 } else {
                     [old * (1.0 + step), old / (1.0 + step)]
                 };
-                for x in tries {
-                    let x = x.round();
-                    if x < 0.0 || (percent && x > 100.0) || (x - old).abs() < 0.5 {
+                for x in tries.map(f64::round) {
+                    if (x - old).abs() < 0.5 {
                         continue;
                     }
-                    values[i] = x;
-                    let e = error(&samples, &with_values(&values), k, false);
+                    let Some(next) = with_weight(&options, names[i], x) else {
+                        continue;
+                    };
+                    let e = error(&samples, &next.patterns, k, false);
                     if e < best - 1e-9 {
                         best = e;
                         improved = true;
+                        options = next;
                         eprintln!("{} {old} -> {x}: error {best:.6}", names[i]);
                         break;
                     }
-                    values[i] = old;
                 }
             }
         }
         step /= 2.0;
     }
-    let fit = with_values(&values);
+    let fit = &options.patterns;
     println!(
         "# error {best:.6}, held out {:.6} (K = {k})",
-        error(&samples, &fit, k, true)
+        error(&samples, fit, k, true)
     );
+    println!("[gomoku.patterns]");
     for (name, value) in fit.entries() {
         println!("{name} = {value}");
     }
