@@ -211,6 +211,8 @@ pub fn kind_text(kind: NodeKind) -> &'static str {
         NodeKind::Skipped => "not searched",
         NodeKind::Quiescence => "forced reply past the horizon",
         NodeKind::AspirationFailed => "failed aspiration pass",
+        NodeKind::SingularTest => "singular test",
+        NodeKind::Extended => "singular extension",
     }
 }
 
@@ -266,11 +268,13 @@ fn stored_by(depth: Option<u32>) -> String {
     depth.map_or_else(String::new, |d| format!(" from a depth-{d} search"))
 }
 
-/// A node's name: its move, `root`, or `aspiration pass` for a failed pass over the root.
+/// A node's name: its move, `root`, `aspiration pass` for a failed pass over the root, or
+/// `singular test` for a node searched again without its table move.
 fn node_name(node: &ExportNode) -> &str {
     match (&node.mv, node.kind) {
         (Some(mv), _) => mv,
         (None, NodeKind::AspirationFailed) => "aspiration pass",
+        (None, NodeKind::SingularTest) => "singular test",
         (None, _) => "root",
     }
 }

@@ -742,6 +742,92 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
     assert_eq!(result.stats.pruned, 0);
 }
 
+/// Singular extensions, in a Gomoku playing search: a node far enough from the horizon tests
+/// its table move first, before searching any move: a child without a move (the node's own
+/// position, its side to move), half as deep, with a null window, whose children are the
+/// node's other moves. When the test stays below its window, the table move follows as an
+/// `Extended` row searched one ply deeper than a child normally is; when it reaches it and
+/// the node fails high on that value alone, nothing follows (multi-cut); else the table move
+/// follows at the usual depth. The counters agree with the record, and `singular` off
+/// records none.
+#[test]
+fn a_table_move_no_other_move_comes_near_is_searched_one_ply_deeper() {
+    let (game, eval, playing) = gomoku_playing_search();
+    // The first depth whose search extends a move.
+    let (playing, result, tree) = (9..=14)
+        .map(|depth| {
+            let playing = EngineSettings {
+                limits: Limits::depth(depth),
+                ..playing.clone()
+            };
+            let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
+            (playing, result, tree)
+        })
+        .find(|(_, _, tree)| tree.nodes.iter().any(|n| n.kind == NodeKind::Extended))
+        .expect("no singular extension at depths 9 to 14");
+    assert!(!tree.truncated);
+    let (mut tests, mut extended, mut cut) = (0, 0, 0);
+    for (id, node) in tree.nodes.iter().enumerate() {
+        if node.kind == NodeKind::Extended {
+            let parent = &tree.nodes[node.parent.unwrap() as usize];
+            assert_eq!(node.depth, parent.depth, "one ply deeper than depth - 1");
+            let test = &tree.nodes[parent.children[0] as usize];
+            assert_eq!(test.kind, NodeKind::SingularTest, "extended after a test");
+        }
+        if node.kind != NodeKind::SingularTest {
+            continue;
+        }
+        tests += 1;
+        let parent = &tree.nodes[node.parent.unwrap() as usize];
+        assert_eq!(node.mv, None, "the parent's own position, no move");
+        assert_eq!(node.to_move, parent.to_move);
+        assert!(parent.depth >= 8, "a test {} from the horizon", parent.depth);
+        assert_eq!(node.depth, (parent.depth - 1) / 2);
+        assert_eq!(node.beta, node.alpha + 1, "a null window");
+        assert_eq!(parent.children[0], id as u32, "tested before any move");
+        let next = parent.children.get(1).map(|&c| &tree.nodes[c as usize]);
+        match next {
+            Some(next) if node.value < node.beta => {
+                extended += 1;
+                assert_eq!(next.kind, NodeKind::Extended);
+            }
+            Some(next) => {
+                assert_ne!(next.kind, NodeKind::Extended);
+                assert_eq!(next.depth + 1, parent.depth);
+            }
+            None => {
+                cut += 1;
+                assert!(node.value >= node.beta);
+                assert_eq!(parent.bound, Bound::Lower);
+                assert_eq!(parent.value, node.beta, "fails high on the test's bar");
+                assert!(parent.value >= parent.beta);
+            }
+        }
+        let table_move = next.and_then(|n| n.mv);
+        assert!(!node.children.is_empty());
+        for &c in &node.children {
+            let child = &tree.nodes[c as usize];
+            assert!(child.mv.is_some());
+            assert_ne!(child.mv, table_move, "the table move is left out");
+        }
+    }
+    assert!(tests > 0 && extended > 0, "{tests} tests, {extended} extended");
+    assert_eq!(result.stats.singular_tests, tests);
+    assert_eq!(result.stats.extensions, extended);
+    assert_eq!(result.stats.singular_cuts, cut);
+    let off = EngineSettings {
+        singular: false,
+        ..playing.clone()
+    };
+    let (result, tree) = record_with(&game, &eval, &off, 5_000_000);
+    assert_eq!(result.stats.singular_tests, 0);
+    assert!(
+        tree.nodes
+            .iter()
+            .all(|n| !matches!(n.kind, NodeKind::SingularTest | NodeKind::Extended))
+    );
+}
+
 /// Reverse futility pruning, in a Gomoku playing search: a node cut on its static value is a
 /// null-window test one or two moves from the horizon, searched no further, whose value is
 /// the evaluation of its position and lies above beta by at least the margin (100 and twice

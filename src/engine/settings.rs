@@ -123,6 +123,12 @@ pub struct EngineSettings {
     /// facing no four, whose static value is above beta by that margin fails high without a
     /// search (reverse futility pruning).
     pub futility: bool,
+    /// Full engine, playing searches with a candidate limit (Gomoku): a node far from the
+    /// horizon whose table move stands out (searched without it, at half the depth, every
+    /// other move stays a margin below the table's value) searches that move one ply deeper
+    /// (singular extensions); if another move reaches beta too, the node fails high
+    /// unsearched (multi-cut).
+    pub singular: bool,
     /// Search only this many candidate moves per node where the game prunes heuristically
     /// (Gomoku); 0 means every legal move. A game option, filled in by `resolved`.
     pub candidates: usize,
@@ -195,6 +201,7 @@ impl Default for EngineSettings {
             reductions: true,
             pruning: true,
             futility: true,
+            singular: true,
             candidates: 0,
             solve: false,
         }
@@ -791,6 +798,16 @@ pub const FIELDS: &[Field] = &[
         get: |s| FieldValue::Switch(s.futility),
         set: |s, v| s.futility = switch(&v),
     },
+    Field {
+        key: "singular",
+        about: "full engine: singular extensions far from the horizon where candidates are limited (Gomoku)",
+        value_name: "",
+        label: "",
+        full_only: true,
+        kind: FieldKind::Switch,
+        get: |s| FieldValue::Switch(s.singular),
+        set: |s, v| s.singular = switch(&v),
+    },
 ];
 
 /// Reads one setting's value, refusing a value of the wrong type where it stands (so a
@@ -988,6 +1005,7 @@ mod tests {
             reductions: false,
             pruning: false,
             futility: false,
+            singular: false,
             ..defaults
         }
     }
@@ -1027,6 +1045,7 @@ mod tests {
             reductions: _,
             pruning: _,
             futility: _,
+            singular: _,
             candidates: _,
             solve: _,
         } = all;

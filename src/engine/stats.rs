@@ -39,6 +39,16 @@ pub struct SearchStats {
     /// search (reverse futility pruning, full engine in a playing search with a candidate
     /// limit).
     pub futility_cuts: u64,
+    /// Singular tests: nodes far from the horizon searched without their table move, to
+    /// see whether it is the only good one (full engine in a playing search with a
+    /// candidate limit).
+    pub singular_tests: u64,
+    /// Table moves the singular test found singular, searched one ply deeper (singular
+    /// extensions).
+    pub extensions: u64,
+    /// Nodes that failed high because their singular test, without the table move,
+    /// reached beta too (multi-cut).
+    pub singular_cuts: u64,
     /// The deepest ply (moves from the root) a node was visited at (full engine).
     pub max_ply: u32,
     /// While a solve runs: the lowest and highest root value (score units, side to move at
@@ -93,6 +103,9 @@ impl SearchStats {
         self.reduction_re_searches += other.reduction_re_searches;
         self.pruned += other.pruned;
         self.futility_cuts += other.futility_cuts;
+        self.singular_tests += other.singular_tests;
+        self.extensions += other.extensions;
+        self.singular_cuts += other.singular_cuts;
         self.max_ply = self.max_ply.max(other.max_ply);
     }
 }

@@ -71,6 +71,17 @@ pub enum NodeKind {
     /// side to move had to answer a threat (Gomoku: block a four), so its forced replies
     /// were searched instead of evaluating a position whose threat would decide it.
     Quiescence,
+    /// A singular test (a playing search's node far from the horizon): the parent's own
+    /// position searched without its table move (the move shown), at half the parent's
+    /// depth, with a null window just below the table's value of that move less a margin.
+    /// Its children are the parent's other moves. If it stays below, the table's move is
+    /// the only good one and is searched one ply deeper ([`NodeKind::Extended`]); if it
+    /// reaches the window and that is at least the parent's beta, the parent fails high
+    /// without searching a move (multi-cut).
+    SingularTest,
+    /// The table's move of a node whose singular test found it singular, searched one ply
+    /// deeper than its siblings (a singular extension).
+    Extended,
     /// An aspiration pass over the root whose value fell outside its window (a child of the
     /// root, before the pass that followed it; no move). Its children are that pass's root
     /// moves, with their values; their own subtrees are not kept.

@@ -136,7 +136,7 @@ impl<G: Playable> Recorded<G> {
         let head = format!("Step {} of {}:", guide.at + 1, guide.steps.len());
         let window = window_text::<G>(node.alpha, node.beta);
         let kind = kind_text(node.kind);
-        let kind = if kind.is_empty() {
+        let kind = if kind.is_empty() || node.kind == NodeKind::SingularTest {
             String::new()
         } else {
             format!(" ({kind})")
@@ -765,8 +765,29 @@ fn move_name<G: Playable>(rec: &Recorded<G>, id: u32) -> String {
         None if node.is_some_and(|n| n.kind == NodeKind::AspirationFailed) => {
             "the aspiration pass".to_string()
         }
+        None if node.is_some_and(|n| n.kind == NodeKind::SingularTest) => {
+            format!("the singular test without {}", singular_move_name(rec, id))
+        }
         None => "root".to_string(),
     }
+}
+
+/// The table move a singular test (node `id`) left out: the row after the test, which
+/// searches that move (as `h8`, or `its table move` when the test cut the node off).
+pub fn singular_move_name<G: Playable>(rec: &Recorded<G>, id: u32) -> String {
+    singular_move(rec, id).map_or_else(
+        || "its table move".to_string(),
+        |mv| rec.root.format_move(mv),
+    )
+}
+
+/// The move a singular test (node `id`) left out, when the search went on to it: the test's
+/// next sibling.
+fn singular_move<G: Playable>(rec: &Recorded<G>, id: u32) -> Option<G::Move> {
+    let parent = rec.tree.nodes.get(id as usize)?.parent?;
+    let siblings = &rec.tree.nodes.get(parent as usize)?.children;
+    let at = siblings.iter().position(|&c| c == id)?;
+    rec.tree.nodes.get(*siblings.get(at + 1)? as usize)?.mv
 }
 
 /// The side that played the move leading to `node`: its parent's side to move (the other
@@ -858,7 +879,14 @@ pub fn failed_side(bound: Bound) -> &'static str {
 /// The one-line explanation of node `id` of a recorded search: what it is, and what late
 /// move pruning left out of it, if anything.
 pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
-    let text = explain_node(rec, id, node);
+    let mut text = explain_node(rec, id, node);
+    if node.kind == NodeKind::Extended {
+        text = format!(
+            "singular extension: searched {} deep, one more than its siblings, because the \
+             singular test before it found no other move near it. {text}",
+            plural(node.depth, "move", "moves")
+        );
+    }
     if node.pruned == 0 {
         return text;
     }
@@ -913,6 +941,9 @@ fn explain_node<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move
             "table cut-off: {searcher} stored {stored}{proven}; enough for the window \
              {window}, so it is not searched again"
         );
+    }
+    if node.kind == NodeKind::SingularTest {
+        return singular_text(rec, id, node);
     }
     if node.kind == NodeKind::AspirationFailed {
         return format!(
@@ -1034,6 +1065,44 @@ fn explain_node<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move
 
 /// The explanation of a null-window test or a reduced late move (`node.kind` one of the
 /// two): the question it asks from its mover's side, and the answer.
+/// What a singular test found ([`NodeKind::SingularTest`]).
+fn singular_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
+    let table = singular_move_name(rec, id);
+    let parent = parent_of(rec, node);
+    let depth = parent.map_or(node.depth, |p| p.depth);
+    // The test's window is a null window just below its bar.
+    let bar = node.beta;
+    let margin = crate::engine::full::SINGULAR_MARGIN * depth as i32;
+    let question = format!(
+        "singular test: this position searched again without its table move {table}, {} \
+         deep (half of {depth}), to see whether any other move reaches {}, the table's value \
+         of {table} ({}) less a margin of {margin}",
+        plural(node.depth, "move", "moves"),
+        score::format::<G>(bar),
+        score::format::<G>(bar + margin),
+    );
+    let value = score::format::<G>(node.value);
+    let answer = if node.value < bar {
+        format!(
+            "None does ({value}): {table} is the only good move here, so it is searched one \
+             move deeper than the others (a singular extension, next row)"
+        )
+    } else if singular_move(rec, id).is_none() && parent.is_some_and(|p| p.value == bar) {
+        format!(
+            "Another move does ({value}), and {} is at least beta {}: with {table} two moves \
+             would cut off, so the node fails high without searching a move (multi-cut)",
+            score::format::<G>(bar),
+            score::format::<G>(parent.map_or(bar, |p| p.beta))
+        )
+    } else {
+        format!(
+            "Another move does ({value}): {table} is not singular and is searched as usual \
+             (next row)"
+        )
+    };
+    format!("{question}. {answer}")
+}
+
 fn test_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
     let mover = mover_of(rec, node);
     let mover_name = G::side_name(mover);

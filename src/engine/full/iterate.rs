@@ -41,7 +41,7 @@ where
         self.ordering.new_search();
         // Buffers for every ply the deepest iteration can reach, made once: no node checks.
         self.plies
-            .ensure(self.settings.limits.max_depth().max(1) as usize + 2);
+            .ensure(2 * self.settings.limits.max_depth().max(1) as usize + 2);
         if let Some(outcome) = game.outcome() {
             self.stats.nodes += 1;
             self.stats.terminals += 1;
@@ -68,6 +68,7 @@ where
         };
         for depth in depths {
             let nodes_before = self.stats.nodes;
+            self.ply_limit = 2 * depth as usize;
             let pass = if self.settings.solve && depth == max_depth {
                 self.converge(game, depth, previous, &mut root)
             } else {

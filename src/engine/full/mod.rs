@@ -221,6 +221,20 @@ fn reduction_plies(depth: u32, index: usize) -> u32 {
 /// (docs/performance.md, "Wave 22").
 const PRUNING_KEEPS: [usize; 4] = [usize::MAX, 4, 7, 9];
 
+/// Singular extensions (playing searches with a candidate limit, [`Searcher::singular`]):
+/// a node at least this many moves from the horizon whose table move has a lower bound
+/// (or exact value) from a search at most [`SINGULAR_TABLE_SLACK`] plies shallower tests
+/// whether that move is the only good one, and if so searches it one ply deeper.
+const SINGULAR_FROM_DEPTH: u32 = 8;
+/// How far shallower the table's value of the move may have been searched.
+const SINGULAR_TABLE_SLACK: u32 = 3;
+/// The singular test's margin below the table's value, per move of depth: a node `depth`
+/// moves out searches its other moves, at half its depth, against the table's value less
+/// `depth * SINGULAR_MARGIN` (a fifth of an open three's weight at depth 8 with Gomoku's
+/// default pattern table). Measured at 8 and 20 against 6 and 30 (docs/performance.md,
+/// "Wave 24").
+pub const SINGULAR_MARGIN: i32 = 20;
+
 /// The share of a timed search's time the root threat search may use when the clock
 /// decides the depth (see [`threat_deadline`]).
 const THREAT_TIME_SHARE: f64 = 0.1;
@@ -343,6 +357,11 @@ struct Searcher<'a, G: Game, E, O> {
     plies: PlyStack<G::Move, i64>,
     /// The only root moves to search (the defences against a threatened forced win).
     root_only: Option<Vec<G::Move>>,
+    /// The node whose table move a singular test leaves out (its ply), and that move.
+    excluded: Option<(usize, G::Move)>,
+    /// Extensions stop at this ply (twice the iteration's depth), so that no line grows
+    /// past the move buffers.
+    ply_limit: usize,
 }
 
 impl<'a, G, E, O> Searcher<'a, G, E, O>
@@ -381,6 +400,8 @@ where
             height: None,
             plies: PlyStack::default(),
             root_only: None,
+            excluded: None,
+            ply_limit: 0,
         }
     }
 

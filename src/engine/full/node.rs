@@ -224,6 +224,54 @@ where
         Some(value)
     }
 
+    /// Singular extensions (a playing search's node at least [`super::SINGULAR_FROM_DEPTH`]
+    /// moves from the horizon): when the table's value of its move `mv` is a lower bound
+    /// (or exact) from a search nearly as deep, the node is searched without that move, at
+    /// half its depth, against that value less a margin ([`super::SINGULAR_MARGIN`] a move
+    /// of depth). If every other move stays below it, `mv` is the only good move here and is
+    /// searched one ply deeper ([`Singular::Extend`]); if another move reaches it and that
+    /// is at least `beta`, two moves beat beta and the node fails high unsearched
+    /// ([`Singular::Cut`], "multi-cut"). Forced lines (a win or loss in the value) are left
+    /// alone: the threat searches prove those.
+    fn singular(
+        &mut self,
+        game: &mut G,
+        mv: G::Move,
+        entry: &Entry,
+        (depth, ply): (u32, usize),
+        beta: i32,
+    ) -> Singular {
+        if !self.settings.singular
+            || self.settings.candidates == 0
+            || self.settings.solve
+            || depth < super::SINGULAR_FROM_DEPTH
+            || ply + depth as usize >= self.ply_limit
+            || !matches!(entry.bound, Bound::Lower | Bound::Exact)
+            || entry.depth + super::SINGULAR_TABLE_SLACK < depth
+        {
+            return Singular::No;
+        }
+        let value = value_from_table(entry.value, game, ply);
+        if value.abs() >= WIN_THRESHOLD {
+            return Singular::No;
+        }
+        let bar = value - super::SINGULAR_MARGIN * depth as i32;
+        self.stats.singular_tests += 1;
+        let outer = self.excluded.replace((ply, mv));
+        self.observer.label_next(NodeKind::SingularTest);
+        let reached = self.node(game, mv, (depth - 1) / 2, ply, bar - 1, bar);
+        self.excluded = outer;
+        if self.stopped {
+            Singular::No
+        } else if reached < bar {
+            Singular::Extend
+        } else if bar >= beta {
+            Singular::Cut(bar)
+        } else {
+            Singular::No
+        }
+    }
+
     /// Whether the side to move must answer a threat ([`Game::forced_replies`]): its few
     /// answers are never pruned.
     fn must_answer_threat(&mut self, game: &G) -> bool {
@@ -420,8 +468,20 @@ where
             self.height = None;
             return 0;
         }
-        self.observer
-            .enter(Some(mv), depth, game.to_move(), alpha, beta);
+        // A singular test of this node ([`Self::singular`]) searches it without its table
+        // move `mv`: the same position, recorded without a move. No table entry answers it
+        // (they are the node's, with that move), and it stores none.
+        let excluded = self
+            .excluded
+            .take_if(|&mut (at, _)| at == ply)
+            .map(|(_, mv)| mv);
+        self.observer.enter(
+            excluded.is_none().then_some(mv),
+            depth,
+            game.to_move(),
+            alpha,
+            beta,
+        );
         self.plies.pv[ply].clear();
         if let Some(outcome) = game.outcome() {
             self.stats.terminals += 1;
@@ -472,11 +532,14 @@ where
         }
         let hash = game.hash();
         let mut tt_move = None;
-        if let Some(table) = self.table
+        let mut tt_entry = None;
+        if excluded.is_none()
+            && let Some(table) = self.table
             && let Some(stored) = table.probe_bounds(hash)
         {
             self.stats.tt_hits += 1;
             tt_move = stored.best();
+            tt_entry = stored.first.best.is_some().then_some(stored.first);
             // A search that limits its candidates is not exact anyway: there an entry from a
             // deeper search answers too, the better estimate (see the module docs).
             let deeper_applies = self.settings.candidates > 0;
@@ -528,7 +591,9 @@ where
             self.observer.leave(value, Bound::Lower, 0);
             return value;
         }
-        if let Some(value) = self.futility_cut(game, depth, alpha, beta) {
+        if excluded.is_none()
+            && let Some(value) = self.futility_cut(game, depth, alpha, beta)
+        {
             // Not stored: a bound from the evaluation, not from a search to this depth.
             self.stats.futility_cuts += 1;
             self.height = None;
@@ -551,8 +616,25 @@ where
         let mut pruned = 0;
         // Stage 1: the table's move, before any other move is generated.
         let early = self.table_move_first(game, tt_move);
+        let mut extension = 0;
+        if let (Some(mv), Some(entry)) = (early, tt_entry) {
+            match self.singular(game, mv, &entry, (depth, ply), beta) {
+                Singular::Extend => extension = 1,
+                Singular::Cut(value) => {
+                    self.stats.singular_cuts += 1;
+                    self.height = None;
+                    self.observer.leave(value, Bound::Lower, 0);
+                    return value;
+                }
+                Singular::No => {}
+            }
+        }
         if let Some(mv) = early {
-            let value = self.child(game, mv, depth, ply, low, beta);
+            if extension > 0 {
+                self.stats.extensions += 1;
+                self.observer.label_next(NodeKind::Extended);
+            }
+            let value = self.child(game, mv, depth + extension, ply, low, beta);
             if !self.stopped {
                 searched = 1;
                 first = Some(mv);
@@ -570,9 +652,9 @@ where
         // they are shared among them once the first move has not cut off.
         let mut total = searched;
         if cut.is_none() && !self.stopped {
-            let mut list = self.pick_list(game, ply, depth, tt_move, early);
+            let mut list = self.pick_list(game, ply, depth, tt_move, early.or(excluded));
             total += list.len();
-            let split = self.can_split(depth, total);
+            let split = excluded.is_none() && self.can_split(depth, total);
             let keep = self.late_moves_kept(depth, alpha, beta);
             while !(split && searched == 1) {
                 if searched >= keep && best > -WIN_THRESHOLD && !self.must_answer_threat(game) {
@@ -664,7 +746,7 @@ where
             skipped = total.saturating_sub(searched) as u32;
         }
         let bound = Bound::of(best, alpha, beta);
-        if self.stopped {
+        if self.stopped || excluded.is_some() {
             self.height = None;
         } else {
             if let Some(table) = self.table {
@@ -684,6 +766,16 @@ where
         self.observer.leave(best, bound, skipped);
         best
     }
+}
+
+/// What a singular test ([`Searcher::singular`]) decided for a node.
+enum Singular {
+    /// No test, or the table's move is not singular.
+    No,
+    /// The table's move is singular: search it one ply deeper.
+    Extend,
+    /// Another move too reaches beta: the node fails high with this value.
+    Cut(i32),
 }
 
 /// A value as the table keeps it: relative to the node (see the docs of [`super`]).

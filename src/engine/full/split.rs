@@ -71,6 +71,8 @@ pub(super) struct SplitPoint<G: Game> {
     moves: Vec<G::Move>,
     depth: u32,
     state: SplitState,
+    /// The owner's [`Searcher::ply_limit`], which the helpers keep too.
+    ply_limit: usize,
     /// The split point its owner was working for when it split; `None` for a split made
     /// outside any other.
     parent: Option<Arc<SplitPoint<G>>>,
@@ -322,10 +324,12 @@ where
         let leave = Leave { pool, point };
         let outer = self.within.replace(Arc::clone(point));
         self.stopped = self.halted() || self.abandoned();
+        let own_limit = std::mem::replace(&mut self.ply_limit, point.ply_limit);
         self.plies
-            .ensure(point.state.ply + point.depth as usize + 2);
+            .ensure((point.state.ply + point.depth as usize).max(point.ply_limit) + 2);
         let mut position = point.position.clone();
         let found = self.take_moves(&mut position, point.depth, &point.moves, &point.state);
+        self.ply_limit = own_limit;
         self.within = outer;
         {
             let mut gathered = lock(&point.gathered);
@@ -372,6 +376,7 @@ where
             moves: moves.to_vec(),
             depth,
             state,
+            ply_limit: self.ply_limit,
             parent: self.within.clone(),
             workers: AtomicUsize::new(1),
             gathered: Mutex::new(Gathered::default()),

@@ -138,6 +138,18 @@ fn stat_items<'a>(stats: &SearchStats, theme: &Theme) -> Vec<Item<'a>> {
     if stats.futility_cuts > 0 {
         items.push(item("futility", group_digits(stats.futility_cuts), theme));
     }
+    if stats.singular_tests > 0 {
+        items.push(item(
+            "singular",
+            format!(
+                "{} tests ({} extended, {} cut)",
+                group_digits(stats.singular_tests),
+                group_digits(stats.extensions),
+                group_digits(stats.singular_cuts)
+            ),
+            theme,
+        ));
+    }
     items
 }
 

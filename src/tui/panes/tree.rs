@@ -18,8 +18,8 @@ use crate::tui::action::Pane;
 use crate::tui::layout;
 use crate::tui::theme::Theme;
 use crate::tui::tree_browser::{
-    Recorded, TreeBrowser, bound_name, bound_text, failed_side, kind_text, row_indent, text_width,
-    window_text, wrap,
+    Recorded, TreeBrowser, bound_name, bound_text, failed_side, kind_text, row_indent,
+    singular_move_name, text_width, window_text, wrap,
 };
 use crate::tui::tree_view::Row;
 use crate::tui::worker::Purpose;
@@ -91,9 +91,16 @@ fn row_line<'a, G: Playable>(
     } else {
         "▸ "
     };
-    let name = node
-        .mv
-        .map_or_else(|| "root".to_string(), |m| rec.root.format_move(m));
+    let name = match node.mv {
+        Some(m) => rec.root.format_move(m),
+        None if node.kind == NodeKind::SingularTest => {
+            format!(
+                "singular test without {}",
+                singular_move_name(rec, row.node)
+            )
+        }
+        None => "root".to_string(),
+    };
     let strong = if node.on_pv { theme.pv } else { Style::new() };
     let mut parts: Vec<(String, Style)> = Vec::new();
     if node.kind == NodeKind::Skipped {
@@ -152,7 +159,7 @@ fn row_line<'a, G: Playable>(
             parts.push((marker, theme.info));
         }
         let kind = kind_text(node.kind);
-        if !kind.is_empty() && !failed {
+        if !kind.is_empty() && !failed && node.kind != NodeKind::SingularTest {
             parts.push((format!(" · {kind}"), theme.info));
         }
     }
