@@ -211,7 +211,7 @@ pub fn kind_text(kind: NodeKind) -> &'static str {
         NodeKind::Skipped => "not searched",
         NodeKind::Quiescence => "forced reply past the horizon",
         NodeKind::AspirationFailed => "failed aspiration pass",
-        NodeKind::SingularTest => "singular test",
+        NodeKind::SingularTest => "without its table move (the next row), half as deep",
         NodeKind::Extended => "singular extension",
     }
 }

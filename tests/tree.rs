@@ -781,7 +781,11 @@ fn a_table_move_no_other_move_comes_near_is_searched_one_ply_deeper() {
         let parent = &tree.nodes[node.parent.unwrap() as usize];
         assert_eq!(node.mv, None, "the parent's own position, no move");
         assert_eq!(node.to_move, parent.to_move);
-        assert!(parent.depth >= 8, "a test {} from the horizon", parent.depth);
+        assert!(
+            parent.depth >= 8,
+            "a test {} from the horizon",
+            parent.depth
+        );
         assert_eq!(node.depth, (parent.depth - 1) / 2);
         assert_eq!(node.beta, node.alpha + 1, "a null window");
         assert_eq!(parent.children[0], id as u32, "tested before any move");
@@ -811,7 +815,10 @@ fn a_table_move_no_other_move_comes_near_is_searched_one_ply_deeper() {
             assert_ne!(child.mv, table_move, "the table move is left out");
         }
     }
-    assert!(tests > 0 && extended > 0, "{tests} tests, {extended} extended");
+    assert!(
+        tests > 0 && extended > 0,
+        "{tests} tests, {extended} extended"
+    );
     assert_eq!(result.stats.singular_tests, tests);
     assert_eq!(result.stats.extensions, extended);
     assert_eq!(result.stats.singular_cuts, cut);

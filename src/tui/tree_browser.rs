@@ -1075,7 +1075,7 @@ fn singular_text<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Mov
     let margin = crate::engine::full::SINGULAR_MARGIN * depth as i32;
     let question = format!(
         "singular test: this position searched again without its table move {table}, {} \
-         deep (half of {depth}), to see whether any other move reaches {}, the table's value \
+         deep (about half of its {depth}), to see whether any other move reaches {}, the table's value \
          of {table} ({}) less a margin of {margin}",
         plural(node.depth, "move", "moves"),
         score::format::<G>(bar),

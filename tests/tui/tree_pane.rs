@@ -1447,6 +1447,47 @@ fn first_search_with(
     })
 }
 
+/// A singular test (a node of a Gomoku playing search far from the horizon, searched again
+/// without its table move) is a row named after the move it leaves out, and it and the
+/// extended move after it say what they are and why.
+#[test]
+fn singular_tests_and_extended_moves_explain_themselves() {
+    let searches = [
+        (9, "h8 i9 g7 j10 i7"),
+        (10, "h8 i9 g7 j10 i7"),
+        (10, "h8 i9 g7 j10 i7 k11"),
+    ];
+    let (mut app, tree, id) = first_search_with(&searches, |_, n| n.kind == NodeKind::Extended)
+        .expect("an extended move");
+    let node = &tree.nodes[id];
+    let parent = &tree.nodes[node.parent.unwrap() as usize];
+    let test = parent.children[0];
+    assert_eq!(tree.nodes[test as usize].kind, NodeKind::SingularTest);
+    let table = node_move(&app, id as u32);
+    go_to(&mut app, test);
+    for (w, h) in [(160, 50), (80, 24)] {
+        let buf = render(&mut app, w, h);
+        let text = tree_words(&app, &buf);
+        let want =
+            format!("singular test: this position searched again without its table move {table}");
+        assert!(text.contains(&want), "{w}x{h}: {want} missing:\n{text}");
+        if w == 160 {
+            let want = format!("singular test without {table}");
+            assert!(text.contains(&want), "the row: {want} missing:\n{text}");
+            let want = format!("{table} is the only good move here");
+            assert!(text.contains(&want), "{want} missing:\n{text}");
+        }
+    }
+    go_to(&mut app, id as u32);
+    let buf = render(&mut app, 160, 50);
+    let text = tree_words(&app, &buf);
+    let want = format!(
+        "singular extension: searched {} moves deep, one more than its siblings",
+        parent.depth
+    );
+    assert!(text.contains(&want), "{want} missing:\n{text}");
+}
+
 /// A Gomoku horizon that must block a four: the block searched past the horizon is a row of
 /// its own, and both it and the horizon node above it say why.
 #[test]
