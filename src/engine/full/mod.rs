@@ -12,15 +12,22 @@
 //!   therefore reuses everything the earlier iterations proved, and iterative deepening stops
 //!   as soon as the root itself is proven. A playing search that limits its candidates
 //!   (Gomoku) is not exact anyway: there an entry searched deeper answers as well.
-//!
-//! Late move reductions apply only there too: a node's later moves are first tested with a
-//! null window two or more plies shallower (more the further the node is from its horizon
-//! and the later the move), and searched to the full depth only when the test says
-//! they beat the best so far.
 //! - Stored values are node-relative: win/loss scores carry the distance from the node, not
 //!   from the root, and margin games store the *remaining* margin (the value minus the points
 //!   the side to move has already banked, [`Game::banked`]). Their hashes leave the banked
 //!   points out, so positions that differ only in banked points share one entry.
+//!
+//! Late move reductions apply only in such playing searches too: a node's later moves are
+//! first tested with a null window one or more plies shallower (more the further the node is
+//! from its horizon and the later the move), and searched to the full depth only when the
+//! test says they beat the best so far. So do late move pruning, reverse futility pruning
+//! and singular extensions: a node at least [`SINGULAR_FROM_DEPTH`] moves from the horizon
+//! whose table move has a good lower bound is first searched without that move, at half the
+//! depth, against the table's value less a margin; if no other move reaches it, the table
+//! move is the only good one and is searched one ply deeper; if one does and that is at
+//! least beta, the node fails high at once (multi-cut). The test is a node of its own (the
+//! same position, no move; [`NodeKind::SingularTest`](crate::engine::tree::NodeKind::SingularTest) in a recorded tree) that neither reads
+//! nor writes the table.
 //!
 //! Ties among root moves stay exact as in plain alpha-beta: after the first root move, each
 //! sibling gets a null window just below the best value, and one that reaches it is searched
