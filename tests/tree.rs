@@ -753,6 +753,11 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
 #[test]
 fn a_table_move_no_other_move_comes_near_is_searched_one_ply_deeper() {
     let (game, eval, playing) = gomoku_playing_search();
+    assert!(!playing.singular, "off by default");
+    let playing = EngineSettings {
+        singular: true,
+        ..playing
+    };
     // The first depth whose search extends a move.
     let (playing, result, tree) = (9..=14)
         .map(|depth| {

@@ -127,7 +127,8 @@ pub struct EngineSettings {
     /// horizon whose table move stands out (searched without it, at half the depth, every
     /// other move stays a margin below the table's value) searches that move one ply deeper
     /// (singular extensions); if another move reaches beta too, the node fails high
-    /// unsearched (multi-cut).
+    /// unsearched (multi-cut). Off by default: it played even against PentaZen and in
+    /// self-play (docs/performance.md, "Wave 24").
     pub singular: bool,
     /// Search only this many candidate moves per node where the game prunes heuristically
     /// (Gomoku); 0 means every legal move. A game option, filled in by `resolved`.
@@ -201,7 +202,7 @@ impl Default for EngineSettings {
             reductions: true,
             pruning: true,
             futility: true,
-            singular: true,
+            singular: false,
             candidates: 0,
             solve: false,
         }
@@ -800,7 +801,7 @@ pub const FIELDS: &[Field] = &[
     },
     Field {
         key: "singular",
-        about: "full engine: singular extensions far from the horizon where candidates are limited (Gomoku)",
+        about: "full engine: singular extensions far from the horizon where candidates are limited (Gomoku; off by default)",
         value_name: "",
         label: "",
         full_only: true,
@@ -1005,7 +1006,7 @@ mod tests {
             reductions: false,
             pruning: false,
             futility: false,
-            singular: false,
+            singular: true,
             ..defaults
         }
     }

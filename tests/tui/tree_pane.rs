@@ -1420,9 +1420,19 @@ fn full_engine_gomoku_tree(
     depth: u32,
     line: &str,
 ) -> (App<Gomoku>, SearchTree<<Gomoku as Game>::Move>) {
+    full_engine_gomoku_tree_with(depth, line, false)
+}
+
+/// [`full_engine_gomoku_tree`], with singular extensions on or off.
+fn full_engine_gomoku_tree_with(
+    depth: u32,
+    line: &str,
+    singular: bool,
+) -> (App<Gomoku>, SearchTree<<Gomoku as Game>::Move>) {
     let mut config = tree_config(depth);
     for side in [&mut config.players.first, &mut config.players.second] {
         side.engine.algorithm = Algorithm::Full;
+        side.engine.singular = singular;
     }
     let mut app = recorded_app::<Gomoku>(&config, line);
     feed(&mut app, vec![ch('E')]);
@@ -1457,7 +1467,16 @@ fn singular_tests_and_extended_moves_explain_themselves() {
         (10, "h8 i9 g7 j10 i7"),
         (10, "h8 i9 g7 j10 i7 k11"),
     ];
-    let (mut app, tree, id) = first_search_with(&searches, |_, n| n.kind == NodeKind::Extended)
+    let (mut app, tree, id) = searches
+        .iter()
+        .find_map(|&(depth, line)| {
+            let (app, tree) = full_engine_gomoku_tree_with(depth, line, true);
+            let id = tree
+                .nodes
+                .iter()
+                .position(|n| n.kind == NodeKind::Extended)?;
+            Some((app, tree, id))
+        })
         .expect("an extended move");
     let node = &tree.nodes[id];
     let parent = &tree.nodes[node.parent.unwrap() as usize];
