@@ -618,6 +618,35 @@ fn gomoku_playing_search() -> (Gomoku, <Gomoku as Playable>::Eval, EngineSetting
     (game, eval, playing)
 }
 
+/// A Gomoku search's result.
+type GomokuSearch = SearchResult<<Gomoku as Game>::Move>;
+
+/// The first of `depths` whose recorded search with `playing` (its depth limit replaced)
+/// has a node of `kind`, with its settings, result and tree: which nodes a search has moves
+/// with the evaluation and the engine's margins, so a test names a few depths, not one.
+fn first_depth_with(
+    game: &Gomoku,
+    eval: &<Gomoku as Playable>::Eval,
+    playing: &EngineSettings,
+    depths: std::ops::RangeInclusive<u32>,
+    kind: NodeKind,
+) -> Option<(
+    EngineSettings,
+    GomokuSearch,
+    SearchTree<<Gomoku as Game>::Move>,
+)> {
+    depths
+        .map(|depth| {
+            let playing = EngineSettings {
+                limits: Limits::depth(depth),
+                ..playing.clone()
+            };
+            let (result, tree) = record_with(game, eval, &playing, 5_000_000);
+            (playing, result, tree)
+        })
+        .find(|(_, _, tree)| tree.nodes.iter().any(|n| n.kind == kind))
+}
+
 /// Late move reductions, in a Gomoku playing search (a candidate limit): the first moves of
 /// a node are searched to the full depth, a later one is tested first with a null window at
 /// a smaller depth, labelled as such, and any that said "better" is searched again at the
@@ -759,17 +788,9 @@ fn a_table_move_no_other_move_comes_near_is_searched_one_ply_deeper() {
         ..playing
     };
     // The first depth whose search extends a move.
-    let (playing, result, tree) = (9..=14)
-        .map(|depth| {
-            let playing = EngineSettings {
-                limits: Limits::depth(depth),
-                ..playing.clone()
-            };
-            let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
-            (playing, result, tree)
-        })
-        .find(|(_, _, tree)| tree.nodes.iter().any(|n| n.kind == NodeKind::Extended))
-        .expect("no singular extension at depths 9 to 14");
+    let (playing, result, tree) =
+        first_depth_with(&game, &eval, &playing, 9..=14, NodeKind::Extended)
+            .expect("no singular extension at depths 9 to 14");
     assert!(!tree.truncated);
     let (mut tests, mut extended, mut cut) = (0, 0, 0);
     for (id, node) in tree.nodes.iter().enumerate() {
@@ -849,17 +870,9 @@ fn a_table_move_no_other_move_comes_near_is_searched_one_ply_deeper() {
 fn null_window_tests_far_above_beta_fail_high_on_their_static_value() {
     let (game, eval, playing) = gomoku_playing_search();
     // The first depth whose search cuts a node so (which do moves with the evaluation).
-    let (playing, result, tree) = (5..=8)
-        .map(|depth| {
-            let playing = EngineSettings {
-                limits: Limits::depth(depth),
-                ..playing.clone()
-            };
-            let (result, tree) = record_with(&game, &eval, &playing, 5_000_000);
-            (playing, result, tree)
-        })
-        .find(|(_, _, tree)| tree.nodes.iter().any(|n| n.kind == NodeKind::FutilityCut))
-        .expect("no futility cut recorded at depths 5 to 8");
+    let (playing, result, tree) =
+        first_depth_with(&game, &eval, &playing, 5..=8, NodeKind::FutilityCut)
+            .expect("no futility cut recorded at depths 5 to 8");
     assert!(!tree.truncated);
     let mut recorded = 0;
     for (id, node) in tree.nodes.iter().enumerate() {

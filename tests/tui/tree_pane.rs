@@ -1443,15 +1443,17 @@ fn full_engine_gomoku_tree_with(
     (app, tree)
 }
 
-/// The first of `searches` (depth, moves) whose full-engine tree has a node `wanted` picks
+/// The first of `searches` (depth, moves) whose full-engine tree (singular extensions on or
+/// off) has a node `wanted` picks
 /// (it gets the tree too): which nodes a search has moves with the evaluation and the
 /// engine's margins, so a test names a few searches, not one tree.
 fn first_search_with(
     searches: &[(u32, &str)],
+    singular: bool,
     wanted: impl Fn(&SearchTree<<Gomoku as Game>::Move>, &TreeNode<<Gomoku as Game>::Move>) -> bool,
 ) -> Option<(App<Gomoku>, SearchTree<<Gomoku as Game>::Move>, usize)> {
     searches.iter().find_map(|&(depth, line)| {
-        let (app, tree) = full_engine_gomoku_tree(depth, line);
+        let (app, tree) = full_engine_gomoku_tree_with(depth, line, singular);
         let id = tree.nodes.iter().position(|n| wanted(&tree, n))?;
         Some((app, tree, id))
     })
@@ -1467,17 +1469,9 @@ fn singular_tests_and_extended_moves_explain_themselves() {
         (10, "h8 i9 g7 j10 i7"),
         (10, "h8 i9 g7 j10 i7 k11"),
     ];
-    let (mut app, tree, id) = searches
-        .iter()
-        .find_map(|&(depth, line)| {
-            let (app, tree) = full_engine_gomoku_tree_with(depth, line, true);
-            let id = tree
-                .nodes
-                .iter()
-                .position(|n| n.kind == NodeKind::Extended)?;
-            Some((app, tree, id))
-        })
-        .expect("an extended move");
+    let (mut app, tree, id) =
+        first_search_with(&searches, true, |_, n| n.kind == NodeKind::Extended)
+            .expect("an extended move");
     let node = &tree.nodes[id];
     let parent = &tree.nodes[node.parent.unwrap() as usize];
     let test = parent.children[0];
@@ -1581,7 +1575,7 @@ fn a_late_move_reduced_to_the_horizon_says_both() {
         (5, "h8 i9 g7 j10 i7"),
         (4, "h8 i9 h9 j9 g7"),
     ];
-    let (mut app, tree, id) = first_search_with(&searches, |tree, n| {
+    let (mut app, tree, id) = first_search_with(&searches, false, |tree, n| {
         n.kind == NodeKind::Reduced
             && !n.tt_hit
             && n.depth == 0
@@ -1649,8 +1643,9 @@ fn a_futility_cut_shows_and_explains_its_static_value() {
         (6, "h8 i9 g7 j10 i7 k11"),
         (7, "h8 i9 g7 j10 i7"),
     ];
-    let (mut app, tree, id) = first_search_with(&searches, |_, n| n.kind == NodeKind::FutilityCut)
-        .expect("a node cut on its static value");
+    let (mut app, tree, id) =
+        first_search_with(&searches, false, |_, n| n.kind == NodeKind::FutilityCut)
+            .expect("a node cut on its static value");
     let node = &tree.nodes[id];
     let away = if node.depth == 1 { "1 move" } else { "2 moves" };
     go_to(&mut app, id as u32);
