@@ -1444,9 +1444,9 @@ fn full_engine_gomoku_tree_with(
 }
 
 /// The first of `searches` (depth, moves) whose full-engine tree (singular extensions on or
-/// off) has a node `wanted` picks
-/// (it gets the tree too): which nodes a search has moves with the evaluation and the
-/// engine's margins, so a test names a few searches, not one tree.
+/// off) has a node `wanted` picks (it gets the tree too): which nodes a search has moves
+/// with the evaluation and the engine's margins, so a test names a few searches, not one
+/// tree.
 fn first_search_with(
     searches: &[(u32, &str)],
     singular: bool,

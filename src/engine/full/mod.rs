@@ -26,8 +26,9 @@
 //! depth, against the table's value less a margin; if no other move reaches it, the table
 //! move is the only good one and is searched one ply deeper; if one does and that is at
 //! least beta, the node fails high at once (multi-cut). The test is a node of its own (the
-//! same position, no move; [`NodeKind::SingularTest`](crate::engine::tree::NodeKind::SingularTest) in a recorded tree) that neither reads
-//! nor writes the table.
+//! same position, no move;
+//! [`NodeKind::SingularTest`](crate::engine::tree::NodeKind::SingularTest) in a recorded
+//! tree) that neither reads nor writes the table.
 //!
 //! Ties among root moves stay exact as in plain alpha-beta: after the first root move, each
 //! sibling gets a null window just below the best value, and one that reaches it is searched
