@@ -18,6 +18,7 @@ use gametree::games::tictactoe::{LinesEval, TicTacToe};
 use gametree::games::{GameOptions, Playable};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::Write;
 
 fn record<G: Game, E: Evaluator<G>>(
@@ -704,6 +705,55 @@ fn late_moves_of_a_playing_search_are_tested_shallower_first() {
     };
     let (result, _) = record_with(&game, &eval, &off, 5_000_000);
     assert_eq!(result.stats.reductions, 0);
+}
+
+/// Expected cut nodes, in a Gomoku playing search: the same late move (by its parent's
+/// depth and its place in the search order) is tested at one of two depths a ply apart,
+/// the deeper one below every node on the principal variation (a window wider than null,
+/// never a cut node) and the shallower one below nodes expected to fail high.
+#[test]
+fn late_moves_of_expected_cut_nodes_are_reduced_a_ply_more() {
+    let (game, eval, playing) = gomoku_playing_search();
+    let (_, tree) = record_with(&game, &eval, &playing, 5_000_000);
+    assert!(!tree.truncated);
+    // (parent's depth, move's place in the order) -> (depths tested, depth below a PV node)
+    let mut tested: HashMap<(u32, usize), (BTreeSet<u32>, Option<u32>)> = HashMap::new();
+    for (i, node) in tree.nodes.iter().enumerate() {
+        if node.kind != NodeKind::Reduced {
+            continue;
+        }
+        let parent = &tree.nodes[node.parent.unwrap() as usize];
+        let at = parent
+            .children
+            .iter()
+            .position(|&c| c as usize == i)
+            .unwrap();
+        // Moves before this one (a test and its re-search are one move).
+        let place = parent.children[..at]
+            .iter()
+            .map(|&c| tree.nodes[c as usize].mv)
+            .collect::<HashSet<_>>()
+            .len();
+        let entry = tested.entry((parent.depth, place)).or_default();
+        entry.0.insert(node.depth);
+        if parent.beta > parent.alpha + 1 {
+            entry.1 = Some(node.depth);
+        }
+    }
+    assert!(!tested.is_empty(), "no reduced test recorded");
+    let mut both = 0;
+    for ((depth, place), (depths, below_pv)) in &tested {
+        let deepest = *depths.last().unwrap();
+        assert!(depths.len() <= 2, "{depth} {place}: {depths:?}");
+        if depths.len() == 2 {
+            both += 1;
+            assert_eq!(depths.first().unwrap() + 1, deepest, "{depth} {place}");
+        }
+        if let Some(d) = below_pv {
+            assert_eq!(*d, deepest, "{depth} {place}: a PV node reduces least");
+        }
+    }
+    assert!(both > 0, "no move reduced more at a cut node: {tested:?}");
 }
 
 /// Late move pruning, in a Gomoku playing search: only null-window tests one to three moves

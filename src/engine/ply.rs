@@ -130,6 +130,9 @@ pub(crate) struct PlyStack<M, K> {
     pub(crate) pv: PvTable<M>,
     /// A spare buffer for [`crate::engine::Game::forced_replies`].
     pub(crate) forced: Vec<M>,
+    /// Whether the node at each ply is an expected cut node: a null-window node expected
+    /// to fail high (the full engine's late move reductions reduce its late moves more).
+    pub(crate) cut: Vec<bool>,
 }
 
 impl<M, K> Default for PlyStack<M, K> {
@@ -139,6 +142,7 @@ impl<M, K> Default for PlyStack<M, K> {
             keyed: Vec::new(),
             pv: PvTable::default(),
             forced: Vec::new(),
+            cut: Vec::new(),
         }
     }
 }
@@ -149,6 +153,7 @@ impl<M: Copy, K> PlyStack<M, K> {
         while self.moves.len() <= ply {
             self.moves.push(Vec::new());
             self.keyed.push(Vec::new());
+            self.cut.push(false);
         }
         self.pv.grow(ply);
     }

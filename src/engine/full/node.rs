@@ -159,6 +159,7 @@ where
             return self.child(game, mv, depth, ply, low, beta);
         }
         self.observer.label_next(NodeKind::NullWindow);
+        self.next_cut = !self.is_cut_node(ply);
         let value = self.child(game, mv, depth, ply, low, low + 1);
         if value > low && value < beta && !self.stopped {
             self.observer.label_next(NodeKind::ReSearch);
@@ -171,8 +172,9 @@ where
     /// How many plies shallower the move at `index` (0-based, in search order) of a node
     /// `depth` moves from the horizon is tried first (late move reductions), if at all: only
     /// in a playing search that limits its candidates, which is not exact anyway, never in
-    /// one that must agree with minimax.
-    fn reduction(&self, depth: u32, index: usize) -> Option<u32> {
+    /// one that must agree with minimax. An expected cut node's late moves are reduced
+    /// [`super::CUT_NODE_REDUCTION`] plies more.
+    fn reduction(&self, depth: u32, index: usize, ply: usize) -> Option<u32> {
         if !self.settings.reductions
             || self.settings.candidates == 0
             || self.settings.solve
@@ -181,7 +183,18 @@ where
         {
             return None;
         }
-        Some(super::reduction_plies(depth, index))
+        let more = if self.is_cut_node(ply) {
+            super::CUT_NODE_REDUCTION
+        } else {
+            0
+        };
+        Some((super::reduction_plies(depth, index) + more).min(depth - 1))
+    }
+
+    /// Whether the node at `ply` is an expected cut node ([`PlyStack::cut`]); the root never
+    /// is.
+    fn is_cut_node(&self, ply: usize) -> bool {
+        self.plies.cut.get(ply).copied().unwrap_or(false)
     }
 
     /// How many moves a node `depth` moves from the horizon searches before it leaves the
@@ -259,6 +272,7 @@ where
         self.stats.singular_tests += 1;
         let outer = self.excluded.replace((ply, mv));
         self.observer.label_next(NodeKind::SingularTest);
+        self.next_cut = self.is_cut_node(ply);
         let reached = self.node(game, mv, (depth - 1) / 2, ply, bar - 1, bar);
         self.excluded = outer;
         if self.stopped {
@@ -293,11 +307,12 @@ where
         low: i32,
         beta: i32,
     ) -> i32 {
-        let Some(less) = self.reduction(depth, index) else {
+        let Some(less) = self.reduction(depth, index, ply) else {
             return self.sibling(game, mv, depth, ply, low, beta);
         };
         self.stats.reductions += 1;
         self.observer.label_next(NodeKind::Reduced);
+        self.next_cut = true;
         let value = self.child(game, mv, depth - less, ply, low, low + 1);
         if value > low && !self.stopped {
             self.stats.reduction_re_searches += 1;
@@ -461,6 +476,13 @@ where
         beta: i32,
     ) -> i32 {
         self.stats.nodes += 1;
+        // Expected to fail high: a null-window node its parent marked so (see
+        // [`super::CUT_NODE_REDUCTION`]); a node with a wider window is on the principal
+        // variation.
+        let cut_node = std::mem::take(&mut self.next_cut) && beta == alpha + 1;
+        if let Some(cut) = self.plies.cut.get_mut(ply) {
+            *cut = cut_node;
+        }
         if self.stats.nodes.is_multiple_of(POLL_INTERVAL) {
             self.poll();
         }
@@ -634,6 +656,7 @@ where
                 self.stats.extensions += 1;
                 self.observer.label_next(NodeKind::Extended);
             }
+            self.next_cut = !cut_node;
             let value = self.child(game, mv, depth + extension, ply, low, beta);
             if !self.stopped {
                 searched = 1;
@@ -666,6 +689,7 @@ where
                     break;
                 };
                 let value = if searched == 0 {
+                    self.next_cut = !cut_node;
                     self.child(game, mv, depth, ply, low, beta)
                 } else {
                     self.late_sibling(game, mv, (depth, ply, searched), low, beta)
