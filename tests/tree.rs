@@ -489,17 +489,8 @@ fn the_full_engine_labels_null_windows_re_searches_and_aspiration() {
             kinds[0]
         );
         // A re-search follows the null-window test of the same move, under the same parent.
-        for (i, node) in tree.nodes.iter().enumerate() {
-            if node.kind != NodeKind::ReSearch {
-                continue;
-            }
+        for (node, parent, at) in nodes_of_kind(&tree, NodeKind::ReSearch) {
             re_searched += 1;
-            let parent = &tree.nodes[node.parent.unwrap() as usize];
-            let at = parent
-                .children
-                .iter()
-                .position(|&c| c as usize == i)
-                .unwrap();
             let before = &tree.nodes[parent.children[at - 1] as usize];
             assert_eq!(before.kind, NodeKind::NullWindow);
             assert_eq!(before.mv, node.mv);
@@ -619,6 +610,27 @@ fn gomoku_playing_search() -> (Gomoku, <Gomoku as Playable>::Eval, EngineSetting
     (game, eval, playing)
 }
 
+/// The recorded nodes of `kind`, each with its parent and its place among the parent's
+/// children.
+fn nodes_of_kind<M>(
+    tree: &SearchTree<M>,
+    kind: NodeKind,
+) -> impl Iterator<Item = (&TreeNode<M>, &TreeNode<M>, usize)> {
+    tree.nodes
+        .iter()
+        .enumerate()
+        .filter(move |(_, node)| node.kind == kind)
+        .map(|(i, node)| {
+            let parent = &tree.nodes[node.parent.unwrap() as usize];
+            let at = parent
+                .children
+                .iter()
+                .position(|&c| c as usize == i)
+                .unwrap();
+            (node, parent, at)
+        })
+}
+
 /// A Gomoku search's result.
 type GomokuSearch = SearchResult<<Gomoku as Game>::Move>;
 
@@ -660,18 +672,9 @@ fn late_moves_of_a_playing_search_are_tested_shallower_first() {
     assert!(!tree.truncated);
     let mut reduced = 0;
     let mut followed = 0;
-    for (i, node) in tree.nodes.iter().enumerate() {
-        if node.kind != NodeKind::Reduced {
-            continue;
-        }
+    for (node, parent, at) in nodes_of_kind(&tree, NodeKind::Reduced) {
         reduced += 1;
-        let parent = &tree.nodes[node.parent.unwrap() as usize];
         assert!(node.depth < parent.depth - 1, "a reduced test is shallower");
-        let at = parent
-            .children
-            .iter()
-            .position(|&c| c as usize == i)
-            .unwrap();
         assert!(at >= 2, "the first two moves are never reduced (at {at})");
         assert_eq!(node.beta, node.alpha + 1, "a null window");
         let better = if node.to_move == parent.to_move {
@@ -718,16 +721,7 @@ fn late_moves_of_expected_cut_nodes_are_reduced_a_ply_more() {
     assert!(!tree.truncated);
     // (parent's depth, move's place in the order) -> (depths tested, depth below a PV node)
     let mut tested: HashMap<(u32, usize), (BTreeSet<u32>, Option<u32>)> = HashMap::new();
-    for (i, node) in tree.nodes.iter().enumerate() {
-        if node.kind != NodeKind::Reduced {
-            continue;
-        }
-        let parent = &tree.nodes[node.parent.unwrap() as usize];
-        let at = parent
-            .children
-            .iter()
-            .position(|&c| c as usize == i)
-            .unwrap();
+    for (node, parent, at) in nodes_of_kind(&tree, NodeKind::Reduced) {
         // Moves before this one (a test and its re-search are one move).
         let place = parent.children[..at]
             .iter()
