@@ -16,6 +16,7 @@ use gametree::games::gomoku::{Gomoku, PatternTable};
 use gametree::games::kalah::Kalah;
 use gametree::games::tictactoe::{LinesEval, TicTacToe};
 use gametree::games::{GameOptions, Playable};
+use gametree::tui::tree_view::TreeViewState;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -426,13 +427,7 @@ fn skipped_moves_are_nodes_and_every_export_labels_them() {
             .collect();
         assert_eq!(skipped.len() as u32, node.skipped, "node {id}");
         // Searched and skipped together are the legal moves, each once.
-        let mut position = root.clone();
-        for step in gametree::tui::tree_view::TreeViewState::path(&tree, id as u32)
-            .into_iter()
-            .skip(1)
-        {
-            position.play(tree.nodes[step as usize].mv.unwrap());
-        }
+        let position = position_at(&root, &tree, id);
         let mut legal = Vec::new();
         position.legal_moves(&mut legal);
         let mut all: Vec<u8> = node
@@ -631,17 +626,14 @@ fn nodes_of_kind<M>(
         })
 }
 
-/// The position at node `id` of a search of `game`.
-fn position_at(game: &Gomoku, tree: &SearchTree<<Gomoku as Game>::Move>, id: usize) -> Gomoku {
-    let mut moves = Vec::new();
-    let mut at = id;
-    while let Some(parent) = tree.nodes[at].parent {
-        moves.extend(tree.nodes[at].mv);
-        at = parent as usize;
-    }
-    let mut position = game.clone();
-    for &mv in moves.iter().rev() {
-        position.play(mv);
+/// The position at node `id` of a search of `root`: the moves of the nodes on its path
+/// (the tree pane's [`TreeViewState::path`]) played from the root.
+fn position_at<G: Game>(root: &G, tree: &SearchTree<G::Move>, id: usize) -> G {
+    let mut position = root.clone();
+    for step in TreeViewState::path(tree, id as u32) {
+        if let Some(mv) = tree.nodes[step as usize].mv {
+            position.play(mv);
+        }
     }
     position
 }
