@@ -48,6 +48,10 @@ fn check_contract<G: Game + PartialEq + std::fmt::Debug>(mut game: G, seed: u64)
                 game.hash_from_scratch(),
                 "hash after {mv:?}\n{before}"
             );
+            // A game that tells the hash ahead tells the right one.
+            if let Some(ahead) = before.hash_after(mv) {
+                assert_eq!(ahead, game.hash(), "hash_after {mv:?}\n{before}");
+            }
             game.undo(mv, undo);
             assert_eq!(game, before, "undo of {mv:?}");
             assert_eq!(game.hash(), before.hash());

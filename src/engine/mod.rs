@@ -19,6 +19,7 @@ pub mod limits;
 pub mod ordering;
 pub mod perft;
 pub mod ply;
+pub mod prefetch;
 pub mod reference;
 pub mod result;
 pub mod score;
@@ -177,6 +178,14 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
     /// included. Margin games leave out the points already banked (see [`Game::banked`]),
     /// so that positions differing only in banked score share a transposition-table entry.
     fn hash(&self) -> u64;
+
+    /// The [`Game::hash`] the position will have after `mv`, where that is known without
+    /// playing it (a Zobrist XOR): the full engine then starts reading the child's table
+    /// entry before playing the move, so that the memory's latency overlaps the move's work.
+    /// `None` (the default) where it is not cheap.
+    fn hash_after(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
 
     /// The same hash computed from nothing; used by tests to check the incremental one.
     fn hash_from_scratch(&self) -> u64;

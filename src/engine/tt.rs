@@ -288,6 +288,15 @@ impl TranspositionTable {
         self.probe_bounds(hash).map(|stored| stored.first)
     }
 
+    /// Starts fetching the bucket `hash` falls in (see [`crate::engine::prefetch`]), so that
+    /// a [`Self::probe_bounds`] soon after finds it in the processor's cache.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        if let Some(bucket) = self.bucket(hash) {
+            super::prefetch::prefetch(bucket);
+        }
+    }
+
     /// Everything stored for `hash`: an exact value, or a lower bound, an upper bound or both.
     #[inline]
     pub fn probe_bounds(&self, hash: u64) -> Option<Stored> {

@@ -133,6 +133,14 @@ where
         // A solve counts one ply per move: its shallow iterations only guess, and were
         // measured that way.
         let count_passes = self.settings.count_passes && !self.settings.solve;
+        // The child's table entry is on its way while the move is played (nodes at the
+        // horizon do not probe the table).
+        if depth >= 2
+            && let Some(table) = self.table
+            && let Some(hash) = game.hash_after(mv)
+        {
+            table.prefetch(hash);
+        }
         search_child(game, mv, alpha, beta, |game, alpha, beta, kept| {
             let below = child_depth(depth, kept, count_passes);
             let value = self.node(game, mv, below, ply + 1, alpha, beta);

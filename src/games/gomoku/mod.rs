@@ -401,13 +401,10 @@ impl Gomoku {
         }
     }
 
-    /// Recomputes both players' shape counts of line `index` and the totals.
+    /// Line `index`'s shapes are now `fresh`: the board's totals follow.
     #[inline]
-    fn refresh_line(&mut self, index: usize) {
+    fn set_line_shapes(&mut self, index: usize, fresh: LineShapes) {
         let line = &mut self.lines[index];
-        let len = u32::from(line.len);
-        let [black, white] = line.stones;
-        let fresh = self.table.both_line_shapes(black, white, len);
         for (p, (&new, &old)) in fresh.points.iter().zip(&line.shapes.points).enumerate() {
             if new != old {
                 self.point_totals[p] = self.point_totals[p] - widen(old) + widen(new);
@@ -647,11 +644,17 @@ impl Game for Gomoku {
         };
         let mut won = false;
         let through = self.lines_through(row, col);
+        let mut contents = [[0; 3]; 4];
         for (i, &(index, pos)) in through.iter().enumerate() {
-            self.lines[index].stones[p] |= 1 << pos;
-            undo.shapes[i] = self.lines[index].shapes;
-            won = won || self.wins_through(self.lines[index].stones[p], pos);
-            self.refresh_line(index);
+            let line = &mut self.lines[index];
+            line.stones[p] |= 1 << pos;
+            undo.shapes[i] = line.shapes;
+            contents[i] = [line.stones[0], line.stones[1], u32::from(line.len)];
+            won = won || self.wins_through(contents[i][p], pos);
+        }
+        let fresh = self.table.four_line_shapes(contents);
+        for (&(index, _), shapes) in through.iter().zip(fresh) {
+            self.set_line_shapes(index, shapes);
         }
         if self.combinations {
             self.update_combinations(usize::from(mv), &through, &undo.shapes, &mut undo.ranks);
@@ -707,6 +710,12 @@ impl Game for Gomoku {
 
     fn hash(&self) -> u64 {
         self.hash
+    }
+
+    #[inline]
+    fn hash_after(&self, mv: Cell) -> Option<u64> {
+        let p = self.to_move.index();
+        Some(self.hash ^ KEYS[p * MAX_CELLS + usize::from(mv)] ^ KEYS[SIDE_KEY])
     }
 
     fn hash_from_scratch(&self) -> u64 {

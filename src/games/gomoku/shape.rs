@@ -12,6 +12,8 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use crate::engine::prefetch::prefetch;
+
 /// The largest `connect` offered. Its memo table has up to 3^(2k) = 4.8 million one-byte
 /// entries; k-in-a-row with k >= 8 is a known draw on every board (Zetters 1980), so nothing
 /// is lost.
@@ -283,6 +285,49 @@ impl ShapeTable {
     /// and a search meets the same line contents again and again. The key is the whole line
     /// (stones, length, `connect` and rule), so a hit is exact.
     pub fn both_line_shapes(&self, black: u32, white: u32, len: u32) -> LineShapes {
+        LINE_CACHE.with_borrow_mut(|cache| self.cached_line_shapes(cache, [black, white, len]))
+    }
+
+    /// [`ShapeTable::both_line_shapes`] of the four lines through a point (each `[black,
+    /// white, len]`), looked up together: the four cache entries are prefetched before the
+    /// first is read, so that their memory latencies overlap instead of adding up.
+    pub fn four_line_shapes(&self, lines: [[u32; 3]; 4]) -> [LineShapes; 4] {
+        LINE_CACHE.with_borrow_mut(|cache| {
+            for &[black, white, len] in &lines {
+                if let Some(entry) = cache.get(self.line_key(black, white, len).1) {
+                    prefetch(entry);
+                }
+            }
+            lines.map(|line| self.cached_line_shapes(cache, line))
+        })
+    }
+
+    /// A line's shapes (`[black, white, len]`) from `cache`, worked out and kept there when
+    /// its entry holds another line.
+    #[inline]
+    fn cached_line_shapes(
+        &self,
+        cache: &mut [LineEntry],
+        [black, white, len]: [u32; 3],
+    ) -> LineShapes {
+        let (key, slot) = self.line_key(black, white, len);
+        match cache.get_mut(slot) {
+            Some(entry) if entry.key == key => entry.shapes,
+            Some(entry) => {
+                *entry = LineEntry {
+                    key,
+                    shapes: self.line_shapes(black, white, len),
+                };
+                entry.shapes
+            }
+            // Never: the slot is within the cache's bits.
+            None => self.line_shapes(black, white, len),
+        }
+    }
+
+    /// A line's cache key and slot (see [`ShapeTable::both_line_shapes`]).
+    #[inline]
+    fn line_key(&self, black: u32, white: u32, len: u32) -> (u64, usize) {
         // 20 + 20 bits of stones, 5 of length, 3 of connect, 1 of rule: never 0 (connect >= 2),
         // so an unused entry (key 0) never matches.
         let key = u64::from(black)
@@ -291,16 +336,7 @@ impl ShapeTable {
             | u64::from(self.k) << 45
             | u64::from(self.exact) << 48;
         let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - LINE_CACHE_BITS)) as usize;
-        LINE_CACHE.with_borrow_mut(|cache| {
-            let entry = &mut cache[slot];
-            if entry.key != key {
-                *entry = LineEntry {
-                    key,
-                    shapes: self.line_shapes(black, white, len),
-                };
-            }
-            entry.shapes
-        })
+        (key, slot)
     }
 
     /// [`ShapeTable::both_line_shapes`] computed now.
