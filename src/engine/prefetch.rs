@@ -5,10 +5,10 @@
 //! line shapes, are read at random places, and most reads miss the processor's caches. A
 //! prefetch issued as soon as the address is known (the child's hash before its move is
 //! played, the four lines of a move before the first is looked up) lets those loads overlap
-//! the work in between instead of waiting one after another: 8 % more Gomoku nodes a second
-//! (docs/performance.md, "Wave 28"). A plain load whose value is dropped does not do it: it
-//! holds up everything after it once the processor's reorder window fills, and measured as
-//! nothing.
+//! the work in between instead of waiting one after another: 6 - 7 % more Gomoku nodes a
+//! second (docs/performance.md, "Wave 28"). A plain load whose value is dropped does not do
+//! it: it holds up everything after it once the processor's reorder window fills, and
+//! measured as nothing.
 #![allow(unsafe_code)]
 
 /// Starts fetching the cache line that holds `*value`. Only a hint: no effect on what the
