@@ -714,8 +714,8 @@ impl Game for Gomoku {
 
     #[inline]
     fn hash_after(&self, mv: Cell) -> Option<u64> {
-        let p = self.to_move.index();
-        Some(self.hash ^ KEYS[p * MAX_CELLS + usize::from(mv)] ^ KEYS[SIDE_KEY])
+        let key = KEYS.get(self.to_move.index() * MAX_CELLS + usize::from(mv))?;
+        Some(self.hash ^ key ^ KEYS[SIDE_KEY])
     }
 
     fn hash_from_scratch(&self) -> u64 {
