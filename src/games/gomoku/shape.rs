@@ -285,32 +285,38 @@ impl ShapeTable {
     /// and a search meets the same line contents again and again. The key is the whole line
     /// (stones, length, `connect` and rule), so a hit is exact.
     pub fn both_line_shapes(&self, black: u32, white: u32, len: u32) -> LineShapes {
-        LINE_CACHE.with_borrow_mut(|cache| self.cached_line_shapes(cache, [black, white, len]))
+        let key = self.line_key(black, white, len);
+        LINE_CACHE.with_borrow_mut(|cache| self.cached_line_shapes(cache, key, [black, white, len]))
     }
 
     /// [`ShapeTable::both_line_shapes`] of the four lines through a point (each `[black,
     /// white, len]`), looked up together: the four cache entries are prefetched before the
     /// first is read, so that their memory latencies overlap instead of adding up.
     pub fn four_line_shapes(&self, lines: [[u32; 3]; 4]) -> [LineShapes; 4] {
+        let keys = lines.map(|[black, white, len]| self.line_key(black, white, len));
         LINE_CACHE.with_borrow_mut(|cache| {
-            for &[black, white, len] in &lines {
-                if let Some(entry) = cache.get(self.line_key(black, white, len).1) {
+            for &(_, slot) in &keys {
+                if let Some(entry) = cache.get(slot) {
                     prefetch(entry);
                 }
             }
-            lines.map(|line| self.cached_line_shapes(cache, line))
+            let mut out = [LineShapes::default(); 4];
+            for ((shapes, key), line) in out.iter_mut().zip(keys).zip(lines) {
+                *shapes = self.cached_line_shapes(cache, key, line);
+            }
+            out
         })
     }
 
-    /// A line's shapes (`[black, white, len]`) from `cache`, worked out and kept there when
-    /// its entry holds another line.
+    /// A line's shapes (`[black, white, len]`, with its [`ShapeTable::line_key`]) from
+    /// `cache`, worked out and kept there when its entry holds another line.
     #[inline]
     fn cached_line_shapes(
         &self,
         cache: &mut [LineEntry],
+        (key, slot): (u64, usize),
         [black, white, len]: [u32; 3],
     ) -> LineShapes {
-        let (key, slot) = self.line_key(black, white, len);
         match cache.get_mut(slot) {
             Some(entry) if entry.key == key => entry.shapes,
             Some(entry) => {
