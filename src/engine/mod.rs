@@ -16,10 +16,10 @@
 pub mod api;
 pub mod full;
 pub mod limits;
+pub mod memory;
 pub mod ordering;
 pub mod perft;
 pub mod ply;
-pub mod prefetch;
 pub mod reference;
 pub mod result;
 pub mod score;

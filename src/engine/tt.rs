@@ -293,7 +293,7 @@ impl TranspositionTable {
     #[inline]
     pub fn prefetch(&self, hash: u64) {
         if let Some(bucket) = self.bucket(hash) {
-            super::prefetch::prefetch(bucket);
+            super::memory::prefetch(bucket);
         }
     }
 

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use crate::engine::prefetch::prefetch;
+use crate::engine::memory::prefetch;
 
 /// The largest `connect` offered. Its memo table has up to 3^(2k) = 4.8 million one-byte
 /// entries; k-in-a-row with k >= 8 is a known draw on every board (Zetters 1980), so nothing

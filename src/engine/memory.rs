@@ -1,5 +1,5 @@
-//! A hint to the processor to start loading a value's cache line: the one place the crate
-//! allows `unsafe` code (the crate denies it everywhere else).
+//! Hints about memory, to the processor: the one place the crate allows `unsafe` code (the
+//! crate denies it everywhere else).
 //!
 //! The search's two large tables, the transposition table and Gomoku's per-thread cache of
 //! line shapes, are read at random places, and most reads miss the processor's caches. A
