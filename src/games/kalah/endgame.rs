@@ -279,6 +279,19 @@ impl EndgameDb {
         (v != UNKNOWN).then_some(i32::from(v))
     }
 
+    /// Starts loading the value of `a` (as [`EndgameDb::value`] reads it): a hint for a
+    /// search that will ask for it soon. Nothing for a position the table does not hold.
+    #[inline]
+    pub fn prefetch(&self, a: &[u8]) {
+        let k: u32 = a.iter().map(|&s| u32::from(s)).sum();
+        if a.len() == 2 * self.pits
+            && k <= self.stones
+            && let Some(slot) = self.values.get(self.index(a, k))
+        {
+            crate::engine::memory::prefetch(slot);
+        }
+    }
+
     /// The value of `a` with `k` stones, solving it (and its same-layer descendants) if it
     /// is not known yet. Every lower layer must be complete.
     fn solve(&self, a: &[u8], k: u32) -> i32 {
@@ -771,6 +784,36 @@ mod tests {
             }
             assert!(seen.iter().all(|&s| s));
         }
+    }
+
+    #[test]
+    fn prefetch_reads_nothing_the_table_does_not_hold_and_changes_no_value() {
+        let db = build_uncached(2, true, 6, 1).unwrap();
+        let mut board = [0u8; 4];
+        let before: Vec<i8> = db
+            .values
+            .iter()
+            .map(|v| v.load(Ordering::Relaxed))
+            .collect();
+        // Every board up to 9 stones a pit: the table holds those of at most 6 stones.
+        for code in 0..10u32.pow(4) {
+            for (i, pit) in board.iter_mut().enumerate() {
+                *pit = (code / 10u32.pow(i as u32) % 10) as u8;
+            }
+            db.prefetch(&board);
+            db.prefetch(&board[..3]);
+        }
+        db.prefetch(&[]);
+        let after: Vec<i8> = db
+            .values
+            .iter()
+            .map(|v| v.load(Ordering::Relaxed))
+            .collect();
+        assert_eq!(before, after);
+        assert_eq!(
+            db.value(&[1, 0, 0, 1]),
+            Some(i32::from(after[db.index(&[1, 0, 0, 1], 2)]))
+        );
     }
 
     #[test]

@@ -148,6 +148,15 @@ impl Kalah {
     /// when the game probes one, it is prepared and the position has few enough stones.
     #[inline(never)]
     pub fn endgame_value(&self) -> Option<i32> {
+        let (db, board) = self.endgame_entry()?;
+        db.value(&board[..2 * self.pit_count()])
+    }
+
+    /// The endgame database that holds this position and the position as its board (the
+    /// mover's pits, then the opponent's), when the game probes one, it is prepared and the
+    /// position has few enough stones.
+    #[inline]
+    fn endgame_entry(&self) -> Option<(&'static endgame::EndgameDb, [u8; 2 * MAX_PITS])> {
         let stones = self.endgame.0;
         if stones == 0 || self.over {
             return None;
@@ -165,7 +174,7 @@ impl Kalah {
             board[i] = self.ring[own + i] as u8;
             board[n + i] = self.ring[theirs + i] as u8;
         }
-        db.value(&board[..2 * n])
+        Some((db, board))
     }
 
     fn empty(n: usize) -> Self {
@@ -606,6 +615,13 @@ impl Game for Kalah {
     }
 
     #[inline]
+    fn prefetch_exact(&self) {
+        if let Some((db, board)) = self.endgame_entry() {
+            db.prefetch(&board[..2 * self.pit_count()]);
+        }
+    }
+
+    #[inline]
     fn exact_value(&self) -> Option<i32> {
         // Without a database (every playing search unless configured): the one test,
         // inlined into the node, and no call.
@@ -635,6 +651,15 @@ impl Game for Kalah {
         let n = self.pit_count();
         let left = self.total - self.ring[n] - self.ring[2 * n + 1];
         u32::from(left) >= u32::from(self.endgame.0) + LOOKAHEAD_STONES
+    }
+
+    /// Always: a sowing is a copy and a few additions, and a Kalah solve with a large table
+    /// and an endgame database spends most of its time waiting for them (21 % less time for
+    /// Kalah(6,4) with the 20-stone table together with the huge pages of
+    /// [`crate::engine::memory`]; docs/performance.md, "Wave 29").
+    #[inline]
+    fn prefetch_children(&self) -> bool {
+        true
     }
 
     fn move_index(&self, mv: Pit) -> usize {
