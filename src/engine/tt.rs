@@ -189,6 +189,8 @@ impl TranspositionTable {
             slots.checked_mul(2)?.checked_add(LINE_WORDS - 1)?,
         )
         .ok()?;
+        // Untouched so far: huge pages can still back it.
+        super::memory::advise_huge_pages(&words);
         let line = LINE_WORDS * std::mem::size_of::<AtomicU64>();
         let base =
             (line - words.as_ptr() as usize % line) % line / std::mem::size_of::<AtomicU64>();

@@ -214,7 +214,10 @@ impl EndgameDb {
                 }
             })
             .collect();
-        let values = (0..total).map(|_| AtomicI8::new(UNKNOWN)).collect();
+        // Huge pages for the table's random reads, asked for before it is first written.
+        let mut values = Vec::with_capacity(total as usize);
+        crate::engine::memory::advise_huge_pages(values.spare_capacity_mut());
+        values.extend((0..total).map(|_| AtomicI8::new(UNKNOWN)));
         Ok(Self {
             pits,
             empty_capture,
