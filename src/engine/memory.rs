@@ -28,7 +28,7 @@ pub fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
-/// Asks the operating system to back `memory` with huge pages (2 MiB on x86_64) where it can.
+/// Asks the operating system to back `memory` with huge pages (2 MiB on `x86_64`) where it can.
 /// The transposition table and Kalah's endgame databases are read at random places, and
 /// with 4 KiB pages nearly every such read also misses the processor's cache of address
 /// translations and walks the page tables first: a Kalah solve with a 512 MiB table took
