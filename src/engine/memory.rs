@@ -8,8 +8,10 @@
 //! the work in between instead of waiting one after another: 6 - 7 % more Gomoku nodes a
 //! second (docs/performance.md, "Wave 28"). A plain load whose value is dropped does not do
 //! it: it holds up everything after it once the processor's reorder window fills, and
-//! measured as nothing. For the same tables, huge pages ([`advise_huge_pages`]) spare most
-//! reads a walk of the page tables before the load itself.
+//! measured as nothing. A solve of Kalah fetches every child's table bucket and endgame
+//! database entry at once (`Game::prefetch_children`), and huge pages for the table and the
+//! database ([`advise_huge_pages`]) spare most of those reads a walk of the page tables
+//! before the load itself (docs/performance.md, "Wave 29").
 #![allow(unsafe_code)]
 
 /// Starts fetching the cache line that holds `*value`. Only a hint: no effect on what the
@@ -32,7 +34,7 @@ pub fn prefetch<T>(value: &T) {
 /// The transposition table and Kalah's endgame databases are read at random places, and
 /// with 4 KiB pages nearly every such read also misses the processor's cache of address
 /// translations and walks the page tables first: a Kalah solve with a 512 MiB table took
-/// 5 - 10 % less time on huge pages (docs/performance.md, "Wave 29"). Linux only
+/// about 11 % less time on huge pages (docs/performance.md, "Wave 29"). Linux only
 /// (transparent huge pages, when the system's setting is `madvise` or `always`); call it
 /// before the memory is first written, since pages already in place stay as they are. Only a
 /// hint: nothing the program computes changes, and a refusal leaves the memory as it was.
