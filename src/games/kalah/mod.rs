@@ -654,7 +654,7 @@ impl Game for Kalah {
     }
 
     /// Always: a sowing is a copy and a few additions, and a Kalah solve with a large table
-    /// and an endgame database spends most of its time waiting for them (21 % less time for
+    /// and an endgame database spends most of its time waiting for them (24 % less time for
     /// Kalah(6,4) with the 20-stone table together with the huge pages of
     /// [`crate::engine::memory`]; docs/performance.md, "Wave 29").
     #[inline]
