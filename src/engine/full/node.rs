@@ -617,7 +617,11 @@ where
                 }
             }
         }
-        if self.settings.solve && depth > 1 && game.prefetch_children() {
+        if self.settings.solve
+            && depth > 1
+            && let Some(table) = self.table
+            && game.prefetch_children(table.bytes())
+        {
             self.prefetch_children(game, ply, depth);
         }
         if self.settings.solve

@@ -653,12 +653,13 @@ impl Game for Kalah {
         u32::from(left) >= u32::from(self.endgame.0) + LOOKAHEAD_STONES
     }
 
-    /// Always: a sowing is a copy and a few additions, and a Kalah solve with a large table
-    /// and an endgame database spends most of its time waiting for them (24 % less time for
+    /// Always: a sowing is a copy and a few additions (small solves measured the same with
+    /// it), and a Kalah solve with a large table and an endgame database spends most of its
+    /// time waiting for them (24 % less time for
     /// Kalah(6,4) with the 20-stone table together with the huge pages of
     /// [`crate::engine::memory`]; docs/performance.md, "Wave 29").
     #[inline]
-    fn prefetch_children(&self) -> bool {
+    fn prefetch_children(&self, _table_bytes: usize) -> bool {
         true
     }
 
