@@ -8,10 +8,11 @@
 //! the work in between instead of waiting one after another: 6 - 7 % more Gomoku nodes a
 //! second (docs/performance.md, "Wave 28"). A plain load whose value is dropped does not do
 //! it: it holds up everything after it once the processor's reorder window fills, and
-//! measured as nothing. A solve of Kalah fetches every child's table bucket and endgame
-//! database entry at once (`Game::prefetch_children`), and huge pages for the table and the
-//! database ([`advise_huge_pages`]) spare most of those reads a walk of the page tables
-//! before the load itself (docs/performance.md, "Wave 29").
+//! measured as nothing. A solve of Kalah (or of Dots and Boxes with a large table) fetches
+//! every child's table bucket and endgame database entry at once
+//! (`Game::prefetch_children`), and huge pages for the table and the database
+//! ([`advise_huge_pages`]) spare most of those reads a walk of the page tables before the
+//! load itself (docs/performance.md, "Wave 29").
 #![allow(unsafe_code)]
 
 /// Starts fetching the cache line that holds `*value`. Only a hint: no effect on what the
