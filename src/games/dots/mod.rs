@@ -508,19 +508,19 @@ impl Game for Dots {
         hint
     }
 
-    /// A box with three sides whose fourth side does not make a neighbour capturable (the
-    /// box across it is off the board, or has other than two sides drawn) is always worth
-    /// taking at once: declining a box only ever pays at the last two boxes of a chain
-    /// (Berlekamp, "The Dots-and-Boxes Game"; Barker and Korf, "Solving Dots-And-Boxes",
-    /// AAAI 2012). When there is such a box, that line is the only move searched.
     /// With a table that does not fit the processor's caches ([`PREFETCH_TABLE_BYTES`]): the
-    /// 3x4 solve with 512 MiB took 13 % less time with it, the 3x3 solve with 16 MiB 15 %
-    /// more (docs/performance.md, "Wave 29").
+    /// 3x4 solve with 512 MiB took 14 - 17 % less time with it, the 3x3 solve with 16 MiB
+    /// 15 % more (docs/performance.md, "Wave 29").
     #[inline]
     fn prefetch_children(&self, table_bytes: usize) -> bool {
         table_bytes >= PREFETCH_TABLE_BYTES
     }
 
+    /// A box with three sides whose fourth side does not make a neighbour capturable (the
+    /// box across it is off the board, or has other than two sides drawn) is always worth
+    /// taking at once: declining a box only ever pays at the last two boxes of a chain
+    /// (Berlekamp, "The Dots-and-Boxes Game"; Barker and Korf, "Solving Dots-And-Boxes",
+    /// AAAI 2012). When there is such a box, that line is the only move searched.
     fn solver_moves(&self, out: &mut Vec<Edge>) {
         if let Some(edge) = self.free_capture() {
             out.clear();

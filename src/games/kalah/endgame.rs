@@ -271,14 +271,7 @@ impl EndgameDb {
     /// table or the table is not complete.
     #[inline]
     pub fn value(&self, a: &[u8]) -> Option<i32> {
-        if a.len() != 2 * self.pits {
-            return None;
-        }
-        let k: u32 = a.iter().map(|&s| u32::from(s)).sum();
-        if k > self.stones {
-            return None;
-        }
-        let v = self.values[self.index(a, k)].load(Ordering::Relaxed);
+        let v = self.slot(a)?.load(Ordering::Relaxed);
         (v != UNKNOWN).then_some(i32::from(v))
     }
 
@@ -286,13 +279,23 @@ impl EndgameDb {
     /// search that will ask for it soon. Nothing for a position the table does not hold.
     #[inline]
     pub fn prefetch(&self, a: &[u8]) {
-        let k: u32 = a.iter().map(|&s| u32::from(s)).sum();
-        if a.len() == 2 * self.pits
-            && k <= self.stones
-            && let Some(slot) = self.values.get(self.index(a, k))
-        {
+        if let Some(slot) = self.slot(a) {
             crate::engine::memory::prefetch(slot);
         }
+    }
+
+    /// Where the value of `a` is kept, or `None` when the table does not hold `a` (another
+    /// board size, or more stones than the table).
+    #[inline]
+    fn slot(&self, a: &[u8]) -> Option<&AtomicI8> {
+        if a.len() != 2 * self.pits {
+            return None;
+        }
+        let k: u32 = a.iter().map(|&s| u32::from(s)).sum();
+        if k > self.stones {
+            return None;
+        }
+        self.values.get(self.index(a, k))
     }
 
     /// The value of `a` with `k` stones, solving it (and its same-layer descendants) if it

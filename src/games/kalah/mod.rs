@@ -655,9 +655,9 @@ impl Game for Kalah {
 
     /// Always: a sowing is a copy and a few additions (small solves measured the same with
     /// it), and a Kalah solve with a large table and an endgame database spends most of its
-    /// time waiting for them (24 % less time for
-    /// Kalah(6,4) with the 20-stone table together with the huge pages of
-    /// [`crate::engine::memory`]; docs/performance.md, "Wave 29").
+    /// time waiting for them (24 % less time for Kalah(6,4) with the 20-stone table,
+    /// together with the huge pages of [`crate::engine::memory`]; docs/performance.md,
+    /// "Wave 29").
     #[inline]
     fn prefetch_children(&self, _table_bytes: usize) -> bool {
         true
