@@ -60,6 +60,7 @@ fn zero_weights() -> PatternWeights {
         waiting_combination: 0.0,
         waiting_shapes: 0.0,
         tempo: 0.0,
+        point_table: 0.0,
     }
 }
 
@@ -104,6 +105,7 @@ fn the_default_table_is_the_assignments_and_needs_no_config() {
         ("waiting_combination", 30.0),
         ("waiting_shapes", 60.0),
         ("tempo", 150.0),
+        ("point_table", 30.0),
     ];
     assert_eq!(PatternWeights::default().entries(), table);
     // The default weights give the built-in evaluator itself.

@@ -142,6 +142,9 @@ pub struct PatternTable {
     /// stone the evaluation cannot see the answer to; without this the search's value
     /// alternated with the parity of its depth by about 300 (docs/performance.md, "Wave 19").
     pub(super) tempo: i32,
+    /// The percent of the fitted point table ([`super::point_table`]) the evaluation adds
+    /// (0: none; only where lines ask for five, the boards it was fitted on).
+    pub(super) point_table: i32,
 }
 
 impl PatternTable {
@@ -158,6 +161,7 @@ impl PatternTable {
         waiting_shapes: 60,
         combination: [0; 6],
         tempo: 150,
+        point_table: 30,
     };
 
     /// [`PatternTable::waiting_combination`]: the percent of its strongest combination's
@@ -339,6 +343,24 @@ impl PatternTable {
             + self.potential(game, player)
     }
 
+    /// True when the evaluation adds the point table on `game`'s board: a share not 0,
+    /// and lines that ask for five.
+    pub fn weighs_point_table(&self, game: &Gomoku) -> bool {
+        self.point_table != 0 && game.connect() == 5
+    }
+
+    /// The point table's value for `mover` at [`PatternTable::point_table`] percent: the
+    /// fitted values of its own empty points as the side to move's, and of the opponent's
+    /// as the waiting side's ([`Gomoku::point_table_sums`]).
+    #[inline]
+    fn point_table_value(&self, game: &Gomoku, mover: Player) -> i32 {
+        if !self.weighs_point_table(game) {
+            return 0;
+        }
+        let sums = game.point_table_sums();
+        (sums[mover.index()][0] + sums[mover.other().index()][1]) * self.point_table / 100
+    }
+
     /// True when a combination weight is not 0: the evaluation then reads
     /// [`Gomoku::combination_counts`], which a game keeps up to date only when told to
     /// ([`Gomoku::set_combinations`]).
@@ -433,7 +455,7 @@ pub(super) fn point_key(shapes: [Shape; 4]) -> PointKey {
 }
 
 /// The four directional shapes of a point packed in 3-bit fields (`shape << 3 * direction`).
-type PointKey = usize;
+pub(super) type PointKey = usize;
 
 /// The score of every combination of four directional shapes at one point, by the same
 /// table as the board ([`PatternCounts::score`]), indexed by a [`PointKey`].
@@ -556,6 +578,7 @@ impl Evaluator<Gomoku> for GomokuEval {
     /// keep counts nobody reads (10 - 30 % of a node's time).
     fn prepare(&self, game: &mut Gomoku) {
         game.set_combinations(self.table().weighs_combinations());
+        game.set_point_table(self.table().weighs_point_table(game));
     }
 
     /// [`FUTILITY_MARGINS`], for values short of the tempo rules' (a four to move, an open
@@ -601,17 +624,19 @@ impl Evaluator<Gomoku> for GomokuEval {
             } else {
                 0
             };
-            let (own, other) = match self {
+            let (own, other, points) = match self {
                 Self::Patterns => (
                     PatternTable::DEFAULT.side_score(game, mover, &mine),
                     PatternTable::DEFAULT.waiting_score(game, mover.other(), &theirs),
+                    PatternTable::DEFAULT.point_table_value(game, mover),
                 ),
                 Self::Weighted(table) => (
                     table.side_score(game, mover, &mine),
                     table.waiting_score(game, mover.other(), &theirs),
+                    table.point_table_value(game, mover),
                 ),
             };
-            own - other + tempo + self.table().tempo
+            own - other + points + tempo + self.table().tempo
         };
         value.clamp(-MAX_HEURISTIC, MAX_HEURISTIC)
     }

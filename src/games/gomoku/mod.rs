@@ -6,6 +6,7 @@
 pub mod eval;
 mod fours;
 pub mod options;
+mod point_table;
 pub mod policy;
 pub mod shape;
 pub mod threat;
@@ -171,6 +172,15 @@ pub struct Gomoku {
     /// Per player and cell, the rank key of an empty point: what its four directions count
     /// as in a combination ([`eval::COMBINATION_RANK`], 2 bits each); 0 on taken points.
     ranks: [[u8; MAX_CELLS]; 2],
+    /// Whether `play` and `undo` keep [`Gomoku::point_keys`] and [`Gomoku::point_sums`]
+    /// (see [`Gomoku::set_point_table`]).
+    point_table: bool,
+    /// Per player and cell, the [`eval::PointKey`] of an empty point: the shapes a stone
+    /// would make there in the four directions (3 bits each); 0 on taken points.
+    point_keys: [[u16; MAX_CELLS]; 2],
+    /// Per player, the point table's values ([`point_table::point_values_of`]) of its points
+    /// summed over the board: `[as the side to move's, as the waiting side's]`.
+    point_sums: [[i32; 2]; 2],
     lines: [Line; MAX_LINES],
 }
 
@@ -183,6 +193,9 @@ pub struct GomokuUndo {
     combos: [u128; 2],
     /// The rank keys of the stone's point before it was played.
     ranks: [u8; 2],
+    /// The point keys of the stone's point before it was played.
+    point_keys: [u16; 2],
+    point_sums: [[i32; 2]; 2],
     four_lines: [u128; 2],
     three_lines: [u128; 2],
     last: Option<Cell>,
@@ -232,6 +245,9 @@ impl Gomoku {
             three_lines: [0; 2],
             combos: [0; 2],
             ranks: [[0; MAX_CELLS]; 2],
+            point_table: false,
+            point_keys: [[0; MAX_CELLS]; 2],
+            point_sums: [[0; 2]; 2],
             lines,
         };
         (game.combos, game.ranks) = game.combinations_from_scratch();
@@ -311,6 +327,26 @@ impl Gomoku {
             (self.combos, self.ranks) = self.combinations_from_scratch();
         }
         self.combinations = on;
+    }
+
+    /// Makes `play` and `undo` keep the point table's sums ([`Gomoku::point_table_sums`]),
+    /// or stop keeping them (then they are worked out from the whole board when asked
+    /// for). The evaluation turns it on when it weighs the table.
+    pub fn set_point_table(&mut self, on: bool) {
+        if on && !self.point_table {
+            (self.point_keys, self.point_sums) = self.point_table_from_scratch();
+        }
+        self.point_table = on;
+    }
+
+    /// Per player, the point table's values of its empty points summed over the board:
+    /// `[as the side to move's, as the waiting side's]` ([`point_table`]).
+    pub fn point_table_sums(&self) -> [[i32; 2]; 2] {
+        if self.point_table {
+            self.point_sums
+        } else {
+            self.point_table_from_scratch().1
+        }
     }
 
     /// Whether the combination counts are kept (see [`Gomoku::set_combinations`]).
@@ -428,6 +464,91 @@ impl Gomoku {
     #[inline]
     fn point_shapes(&self, index: usize) -> [u64; 2] {
         self.lines[index].shapes.codes
+    }
+
+    /// [`Gomoku::point_keys`] and [`Gomoku::point_sums`] worked out point by point.
+    fn point_table_from_scratch(&self) -> ([[u16; MAX_CELLS]; 2], [[i32; 2]; 2]) {
+        let mut keys = [[0u16; MAX_CELLS]; 2];
+        let mut sums = [[0i32; 2]; 2];
+        let n = self.size();
+        for row in 0..n {
+            let mut empty = self.empty_in_row(row);
+            while empty != 0 {
+                let col = empty.trailing_zeros() as usize;
+                empty &= empty - 1;
+                for p in 0..2 {
+                    let mut key = 0usize;
+                    for (d, (index, pos)) in self.lines_through(row, col).into_iter().enumerate() {
+                        let code = (self.lines[index].shapes.codes[p] >> (3 * pos)) as usize & 7;
+                        key |= code << (3 * d);
+                    }
+                    keys[p][row * n + col] = key as u16;
+                    let [mover, waiting] = point_table::point_values_of(key);
+                    sums[p][0] += mover;
+                    sums[p][1] += waiting;
+                }
+            }
+        }
+        (keys, sums)
+    }
+
+    /// Brings [`Gomoku::point_keys`] and [`Gomoku::point_sums`] up to date after `play`
+    /// put a stone on `cell` (as [`Gomoku::update_combinations`] does the ranks), saving
+    /// the stone's point's keys in `undo`.
+    fn update_point_table(
+        &mut self,
+        cell: usize,
+        through: &[(usize, u32); 4],
+        before: &[LineShapes; 4],
+        undo: &mut [u16; 2],
+    ) {
+        for (p, saved) in undo.iter_mut().enumerate() {
+            let stone = self.point_keys[p][cell];
+            *saved = stone;
+            self.point_keys[p][cell] = 0;
+            let [mut mover, mut waiting] = self.point_sums[p];
+            let [m, w] = point_table::point_values_of(usize::from(stone));
+            mover -= m;
+            waiting -= w;
+            self.toggle_point_keys(p, cell, through, before, |from, to| {
+                let [m0, w0] = point_table::point_values_of(from);
+                let [m1, w1] = point_table::point_values_of(to);
+                mover += m1 - m0;
+                waiting += w1 - w0;
+            });
+            self.point_sums[p] = [mover, waiting];
+        }
+    }
+
+    /// Flips, in [`Gomoku::point_keys`] of player `p`, the shape of each point of the four
+    /// lines `through` `cell` (other than `cell`) whose shape differs between `before` and
+    /// the lines' shapes now, telling `changed` each point's key before and after; the same
+    /// call takes the change back in `undo` (as [`Gomoku::toggle_ranks`]).
+    #[inline]
+    fn toggle_point_keys(
+        &mut self,
+        p: usize,
+        cell: usize,
+        through: &[(usize, u32); 4],
+        before: &[LineShapes; 4],
+        mut changed: impl FnMut(usize, usize),
+    ) {
+        let n = self.size() as isize;
+        let strides = [1, n, n + 1, n - 1];
+        for (d, (shapes, &(index, pos))) in before.iter().zip(through).enumerate() {
+            let mut diff =
+                (shapes.codes[p] ^ self.lines[index].shapes.codes[p]) & !(7 << (3 * pos));
+            while diff != 0 {
+                let at = diff.trailing_zeros() / 3;
+                let flip = (diff >> (3 * at)) as u16 & 7;
+                diff &= !(7 << (3 * at));
+                let point = cell.wrapping_add_signed((at as isize - pos as isize) * strides[d]);
+                let from = self.point_keys[p][point];
+                let to = from ^ flip << (3 * d);
+                self.point_keys[p][point] = to;
+                changed(usize::from(from), usize::from(to));
+            }
+        }
     }
 
     /// [`Gomoku::combos`] and [`Gomoku::ranks`] worked out point by point.
@@ -638,6 +759,8 @@ impl Game for Gomoku {
             point_totals: self.point_totals,
             combos: self.combos,
             ranks: [0; 2],
+            point_keys: [0; 2],
+            point_sums: self.point_sums,
             four_lines: self.four_lines,
             three_lines: self.three_lines,
             last: self.last,
@@ -658,6 +781,10 @@ impl Game for Gomoku {
         }
         if self.combinations {
             self.update_combinations(usize::from(mv), &through, &undo.shapes, &mut undo.ranks);
+        }
+        if self.point_table {
+            let cell = usize::from(mv);
+            self.update_point_table(cell, &through, &undo.shapes, &mut undo.point_keys);
         }
         if won {
             self.winner = Some(self.to_move);
@@ -680,6 +807,13 @@ impl Game for Gomoku {
                 self.toggle_ranks(q, cell, &through, &undo.shapes, |_, _| {});
                 self.ranks[q][cell] = undo.ranks[q];
             }
+        }
+        if self.point_table {
+            for q in 0..2 {
+                self.toggle_point_keys(q, cell, &through, &undo.shapes, |_, _| {});
+                self.point_keys[q][cell] = undo.point_keys[q];
+            }
+            self.point_sums = undo.point_sums;
         }
         for (i, (index, pos)) in through.into_iter().enumerate() {
             let line = &mut self.lines[index];
@@ -1117,6 +1251,11 @@ impl GameOptions for GomokuOptions {
             "Tempo",
             "what having the move is worth to the side to move (150)",
         ),
+        OptionDoc::no_flag(
+            "patterns.point_table",
+            "Point table %",
+            "percent of the fitted per-point table the evaluation adds, 0..=100 (30)",
+        ),
     ];
 
     fn validate(&self, source: &str) -> Result<(), ConfigError> {
@@ -1185,7 +1324,9 @@ impl Playable for Gomoku {
         let connect = options.connect.clamp(2, MAX_CONNECT.min(size));
         let mut game = Self::new(size, connect, options.rule);
         game.threats = options.threats;
-        game.set_combinations(options.patterns.table().weighs_combinations());
+        let table = options.patterns.table();
+        game.set_combinations(table.weighs_combinations());
+        game.set_point_table(table.weighs_point_table(&game));
         game
     }
 
@@ -1278,6 +1419,7 @@ mod tests {
             };
             let mut game = Gomoku::new(size, connect.min(size), rule);
             game.set_combinations(true);
+            game.set_point_table(true);
             Self {
                 game,
                 played: Vec::new(),
@@ -1334,6 +1476,7 @@ mod tests {
             }
         }
         (fresh.combos, fresh.ranks) = fresh.combinations_from_scratch();
+        (fresh.point_keys, fresh.point_sums) = fresh.point_table_from_scratch();
         fresh
     }
 
@@ -1355,8 +1498,8 @@ mod tests {
     }
 
     /// What `play` and `undo` keep equals what the stones give: the lines' shapes and codes,
-    /// the board totals, the line sets, the point combinations (also counted point by point
-    /// from shapes worked out afresh).
+    /// the board totals, the line sets, the point combinations and the point table's sums
+    /// (both also counted point by point from shapes worked out afresh).
     fn assert_point_shapes_fresh(g: &Gomoku) {
         let fresh = uncached(g);
         for index in 0..6 * g.size() - 2 {
@@ -1374,6 +1517,22 @@ mod tests {
         assert_eq!(g.combos, fresh.combos, "\n{g}");
         assert_eq!(g.ranks, fresh.ranks, "\n{g}");
         assert_eq!(g.combos, combinations_by_points(g), "\n{g}");
+        assert_eq!(g.point_keys, fresh.point_keys, "\n{g}");
+        assert_eq!(g.point_sums, fresh.point_sums, "\n{g}");
+        // The sums are the table's values of the shapes worked out afresh, point by point.
+        for (p, player) in [Player::First, Player::Second].into_iter().enumerate() {
+            let by_points = (0..g.size() * g.size())
+                .map(|cell| cell as Cell)
+                .filter(|&cell| g.at(cell).is_none())
+                .map(|cell| {
+                    point_table::point_values_of(eval::point_key(g.shapes_if_played(cell, player)))
+                })
+                .fold([0, 0], |[m, w], [dm, dw]| [m + dm, w + dw]);
+            assert_eq!(g.point_sums[p], by_points, "{player:?}\n{g}");
+        }
+        let mut untracked = g.clone();
+        untracked.set_point_table(false);
+        assert_eq!(untracked.point_table_sums(), g.point_table_sums());
         // Not kept, the counts are worked out when asked for, and the same.
         let mut off = g.clone();
         off.set_combinations(false);
@@ -1405,7 +1564,8 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
         /// After any sequence of moves, take-backs and candidate rankings, what `play` and
-        /// `undo` keep (line shapes and codes, totals, line sets, point combinations) matches
+        /// `undo` keep (line shapes and codes, totals, line sets, point combinations and
+        /// point table sums) matches
         /// the stones, and the candidates match those of the same position worked out afresh.
         #[test]
         fn point_shapes_follow_play_and_undo(

@@ -87,6 +87,11 @@ pub struct PatternWeights {
     /// stone. Without it the search's value swings with the parity of its depth (the side
     /// that moves last before the horizon looks better than it is).
     pub tempo: f64,
+    /// The percent of the point table the evaluation adds (30): per empty point, a value
+    /// by the combination of shapes a stone of each side would make there in its four
+    /// directions, fitted to a strong engine's values (`src/games/gomoku/point_table.rs`).
+    /// Only on boards whose lines ask for five, which it was fitted on; 0 turns it off.
+    pub point_table: f64,
 }
 
 impl Default for PatternWeights {
@@ -119,13 +124,14 @@ impl Default for PatternWeights {
             waiting_combination: 30.0,
             waiting_shapes: 60.0,
             tempo: 150.0,
+            point_table: 30.0,
         }
     }
 }
 
 impl PatternWeights {
     /// Every weight with its key, strongest pattern first (the order of the struct).
-    pub fn entries(&self) -> [(&'static str, f64); 26] {
+    pub fn entries(&self) -> [(&'static str, f64); 27] {
         [
             ("five", self.five),
             ("open_four", self.open_four),
@@ -153,6 +159,7 @@ impl PatternWeights {
             ("waiting_combination", self.waiting_combination),
             ("waiting_shapes", self.waiting_shapes),
             ("tempo", self.tempo),
+            ("point_table", self.point_table),
         ]
     }
 
@@ -178,7 +185,7 @@ impl PatternWeights {
     /// The first weight out of range: `(key, value, what is expected)`.
     pub fn check(&self) -> Result<(), (&'static str, f64, String)> {
         for (key, weight) in self.entries() {
-            let (max, unit) = if key.starts_with("waiting_") {
+            let (max, unit) = if key.starts_with("waiting_") || key == "point_table" {
                 (MAX_PERCENT, " (percent)")
             } else {
                 (MAX_WEIGHT, "")
@@ -239,6 +246,7 @@ impl PatternWeights {
             waiting_combination: clamped(self.waiting_combination, MAX_PERCENT),
             waiting_shapes: clamped(self.waiting_shapes, MAX_PERCENT),
             tempo: w(self.tempo),
+            point_table: clamped(self.point_table, MAX_PERCENT),
         }
     }
 }
