@@ -5,6 +5,10 @@ usage:
   loss.py label JUDGE GAMES...              > labels.jsonl
       the judge's move and value in every position after the opening of the games that
       entrant A lost as White (the second player); one JSON line a game
+  loss.py values JUDGE SEED N GAMES...      > values.tsv
+      the judge's value (for the side to move) of two positions of each game, from four
+      plies past the opening to six before the end, games shuffled by SEED, until N:
+      `moves<TAB>value`, what examples/gomoku_point_fit.rs and gomoku_eval_fit.rs read
   loss.py drift labels.jsonl
       per game: does the loss turn on one move or drift; per side: the mean loss a move
       and how often the move was the judge's
@@ -99,6 +103,31 @@ def label(command, files):
                   flush=True)
 
 
+def values(command, seed, n, files):
+    found = set()
+    for name in files:
+        for line in open(name):
+            cols = line.rstrip('\n').split('\t')
+            if not line.startswith('#') and len(cols) >= 7:
+                found.add((int(cols[5]), cols[6]))
+    rng = random.Random(seed)
+    shuffled = sorted(found)
+    rng.shuffle(shuffled)
+    brain, done = judge(command), 0
+    for opening, moves in shuffled:
+        moves = moves.split()
+        if len(moves) < opening + 8:
+            continue
+        plies = list(range(opening + 4, max(opening + 5, len(moves) - 6)))
+        for k in rng.sample(plies, min(2, len(plies))):
+            v = brain.ask(moves[:k])[1]
+            if v is not None:
+                print(' '.join(moves[:k]) + '\t' + str(v), flush=True)
+                done += 1
+        if done >= n:
+            break
+
+
 def games(labels):
     for line in open(labels):
         game = json.loads(line)
@@ -165,6 +194,8 @@ if __name__ == '__main__':
     args = sys.argv[1:]
     if len(args) >= 3 and args[0] == 'label':
         label(args[1], args[2:])
+    elif len(args) >= 5 and args[0] == 'values':
+        values(args[1], int(args[2]), int(args[3]), args[4:])
     elif len(args) == 2 and args[0] == 'drift':
         drift(args[1])
     elif len(args) >= 4 and args[0] == 'measure':

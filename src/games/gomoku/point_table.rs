@@ -6,10 +6,10 @@
 //! `play` and `undo` keep the sums ([`super::Gomoku::point_table_sums`]) when told to.
 //!
 //! The values were fitted (`examples/gomoku_point_fit.rs`, docs/performance.md "Wave 30")
-//! to a strong engine's depth-10 values (Rapfi, read as win chances) of 26,519 positions
-//! of match games, on top of the evaluation with the default weights: the quiet positions
-//! (no four to move, no open four or unanswered open three) within 1,500 of even, log
-//! loss, combinations seen in at least 100 of the training positions. At full strength
+//! to a strong engine's depth-10 values (Rapfi, read as win chances) of positions of match
+//! games, on top of the evaluation with the default weights: 14,175 quiet positions (no
+//! four to move, no open four to face, no open three to move) within 1,500 of even, of
+//! 26,519 labelled; log loss, combinations seen in at least 100 training positions. At full strength
 //! the table lost in play (its values describe a deep search's view, which our search
 //! partly sees already); at 30 % it won a little against the evaluation without it.
 
