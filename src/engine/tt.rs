@@ -290,7 +290,7 @@ impl TranspositionTable {
         self.probe_bounds(hash).map(|stored| stored.first)
     }
 
-    /// Starts fetching the bucket `hash` falls in (see [`crate::engine::prefetch`]), so that
+    /// Starts fetching the bucket `hash` falls in (see [`crate::engine::memory::prefetch`]), so that
     /// a [`Self::probe_bounds`] soon after finds it in the processor's cache.
     #[inline]
     pub fn prefetch(&self, hash: u64) {

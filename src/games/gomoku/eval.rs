@@ -11,7 +11,8 @@
 //! evaluation also weighs each side's potential: the empty points where its stone would make
 //! a shape, per line ([`Gomoku::point_counts`], the `point_*` weights), and per point the
 //! combination of shapes its stone would make in its four directions ([`Combination`],
-//! [`Gomoku::combination_counts`]).
+//! [`Gomoku::combination_counts`]), and by a table fitted to a strong engine's values over
+//! every such combination (`point_table.rs`, [`Gomoku::point_table_sums`]).
 
 use std::cell::RefCell;
 

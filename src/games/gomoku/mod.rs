@@ -340,7 +340,7 @@ impl Gomoku {
     }
 
     /// Per player, the point table's values of its empty points summed over the board:
-    /// `[as the side to move's, as the waiting side's]` ([`point_table`]).
+    /// `[as the side to move's, as the waiting side's]` (`point_table.rs`).
     pub fn point_table_sums(&self) -> [[i32; 2]; 2] {
         if self.point_table {
             self.point_sums
