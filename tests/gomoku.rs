@@ -12,7 +12,9 @@ use gametree::engine::score;
 use gametree::engine::{Evaluator, Game, Outcome, Player};
 use gametree::games::gomoku::eval::{FACING_OPEN_FOUR, FOUR_TO_MOVE};
 use gametree::games::gomoku::shape::{Shape, ShapeTable};
-use gametree::games::gomoku::{Cell, Gomoku, GomokuEval, GomokuOptions, PatternTable, Rule};
+use gametree::games::gomoku::{
+    Cell, Gomoku, GomokuEval, GomokuOptions, PatternTable, PatternWeights, Rule,
+};
 use gametree::games::{GameOptions, Playable};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -427,8 +429,8 @@ fn options_from_toml_and_from_text() {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    // Then the pattern weights, `patterns.five` .. `patterns.tempo`.
-    assert_eq!(entries.len(), 6 + 26, "{entries:?}");
+    // Then the pattern weights, `patterns.five` .. `patterns.point_table`.
+    assert_eq!(entries.len(), 6 + 27, "{entries:?}");
     assert_eq!(entries[6], ("patterns.five", "100000"));
     assert_eq!(
         entries[..6],
@@ -553,11 +555,24 @@ fn evaluation_is_from_the_side_to_move_with_tempo() {
     let three_black = position(Rule::Freestyle, &["d6", "e6", "f6"], &[], true);
     assert!(eval.evaluate(&three_black) > -eval.evaluate(&three_white));
     assert!(eval.evaluate(&three_white) < 0);
-    // Symmetric positions are worth the tempo to whoever is to move.
+    // Symmetric positions are worth the tempo to whoever is to move, and the point table
+    // of both sides' points: each side's points count once as the mover's, once as the
+    // waiting side's, and the table values the two roles differently.
     let tempo = PatternTable::DEFAULT.tempo();
     let mut a = game(15, 5, Rule::Freestyle);
     a.play_line("h8 h9").unwrap();
-    assert!((eval.evaluate(&a) - tempo).abs() < 10);
+    let without_table = GomokuEval::Weighted(
+        PatternWeights {
+            point_table: 0.0,
+            ..PatternWeights::default()
+        }
+        .table(),
+    );
+    assert!((without_table.evaluate(&a) - tempo).abs() < 10);
+    let [black, white] = a.point_table_sums();
+    let table = (black[0] + white[1]) * 30 / 100;
+    assert_ne!(table, 0, "the table sees the two stones' points");
+    assert_eq!(eval.evaluate(&a), without_table.evaluate(&a) + table);
     assert_eq!(eval.evaluate(&game(15, 5, Rule::Freestyle)), tempo);
 }
 

@@ -584,8 +584,9 @@ mod gomoku {
     /// The assignment's table blinded to threes: open and closed threes, and the
     /// combinations made of them, are worth almost nothing. Measured at 15x15, depth 1,
     /// threes at 0 lose about 240 Elo to the default table. The potential is as good as off
-    /// (0.1 rounds to 0, and a step of x10 makes 1): it sees threes through the points
-    /// that make fours, and would hide the blindness this test is about.
+    /// (0.1 rounds to 0, and a step of x10 makes 1), and the point table off: they see
+    /// threes through the points that make fours, and would hide the blindness this test
+    /// is about.
     fn blind_to_threes() -> GomokuOptions {
         GomokuOptions {
             patterns: PatternWeights {
@@ -599,6 +600,7 @@ mod gomoku {
                 point_closed_three: 0.1,
                 point_open_two: 0.1,
                 point_closed_two: 0.1,
+                point_table: 0.0,
                 // Whole weights for the side that just moved: at depth 1 that is the
                 // engine's own move, and the waiting share would blunt the threes too.
                 waiting_combination: 100.0,
@@ -651,9 +653,9 @@ mod gomoku {
         )
         .unwrap();
         let names: Vec<String> = space.weights.iter().map(Weight::name).collect();
-        // Every weight is offered; the combination weights, at 0 by default, are never
-        // tried (a factor cannot move a 0).
-        assert_eq!(names.len(), 26);
+        // Every weight is offered; the combination weights, at 0 by default, and the point
+        // table, off here, are never tried (a factor cannot move a 0).
+        assert_eq!(names.len(), 27);
         assert_eq!(names[0], "five");
         let open_three = names.iter().position(|n| n == "open_three").unwrap();
         // Steps are factors (Gomoku's weights span 3..100000): x10 and /10, and a
