@@ -683,7 +683,7 @@ fn order_key_of(value: u32) -> i32 {
 /// The [`PointKey`]s of the shapes a stone of player `me` (attack) and one of the opponent's
 /// (defence) would make at the empty point `row`, `col`, from the codes `play` keeps per line.
 #[inline]
-fn point_keys(game: &Gomoku, me: usize, row: usize, col: usize) -> (PointKey, PointKey) {
+pub(super) fn point_keys(game: &Gomoku, me: usize, row: usize, col: usize) -> (PointKey, PointKey) {
     let (mut attack, mut defence): (PointKey, PointKey) = (0, 0);
     for (d, (index, pos)) in game.lines_through(row, col).into_iter().enumerate() {
         let codes = game.point_shapes(index);

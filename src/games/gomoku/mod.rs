@@ -476,12 +476,8 @@ impl Gomoku {
             while empty != 0 {
                 let col = empty.trailing_zeros() as usize;
                 empty &= empty - 1;
-                for p in 0..2 {
-                    let mut key = 0usize;
-                    for (d, (index, pos)) in self.lines_through(row, col).into_iter().enumerate() {
-                        let code = (self.lines[index].shapes.codes[p] >> (3 * pos)) as usize & 7;
-                        key |= code << (3 * d);
-                    }
+                let (first, second) = eval::point_keys(self, 0, row, col);
+                for (p, key) in [first, second].into_iter().enumerate() {
                     keys[p][row * n + col] = key as u16;
                     let [mover, waiting] = point_table::point_values_of(key);
                     sums[p][0] += mover;
