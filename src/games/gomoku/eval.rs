@@ -887,6 +887,9 @@ fn scan_for<const ME: usize>(game: &Gomoku, ranked: &mut Vec<u64>) -> (bool, boo
     }
     let last = game.last_move().map(|cell| game.row_col(cell));
     let lines = &game.lines;
+    // The point table's kept keys, when there are: two loads a point instead of three
+    // lines' codes.
+    let kept = game.kept_point_keys();
     ranked.clear();
     let (mut wins, mut blocks) = (false, false);
     for row in 0..n {
@@ -925,19 +928,24 @@ fn scan_for<const ME: usize>(game: &Gomoku, ranked: &mut Vec<u64>) -> (bool, boo
         while todo != 0 {
             let col = todo.trailing_zeros() as usize;
             todo &= todo - 1;
-            let column = lines[n + col].shapes.codes;
-            let diagonal = lines[3 * n - 1 + row - col].shapes.codes;
-            let anti = lines[4 * n - 1 + row + col].shapes.codes;
             let across = 3 * col;
-            let on_diagonal = 3 * row.min(col);
-            let on_anti = 3 * (row - (row + col).saturating_sub(n - 1));
-            let key = |side: usize| {
-                (along[side] >> across & 7
-                    | (column[side] >> down & 7) << 3
-                    | (diagonal[side] >> on_diagonal & 7) << 6
-                    | (anti[side] >> on_anti & 7) << 9) as usize
+            let (attack, defence) = if let Some(keys) = kept {
+                let cell = row * n + col;
+                (usize::from(keys[ME][cell]), usize::from(keys[1 - ME][cell]))
+            } else {
+                let column = lines[n + col].shapes.codes;
+                let diagonal = lines[3 * n - 1 + row - col].shapes.codes;
+                let anti = lines[4 * n - 1 + row + col].shapes.codes;
+                let on_diagonal = 3 * row.min(col);
+                let on_anti = 3 * (row - (row + col).saturating_sub(n - 1));
+                let key = |side: usize| {
+                    (along[side] >> across & 7
+                        | (column[side] >> down & 7) << 3
+                        | (diagonal[side] >> on_diagonal & 7) << 6
+                        | (anti[side] >> on_anti & 7) << 9) as usize
+                };
+                (key(ME), key(1 - ME))
             };
-            let (attack, defence) = (key(ME), key(1 - ME));
             let square = around >> col;
             let square = (square & 0o7 | square >> 18 & 0o70 | square >> 36 & 0o700) as usize;
             let mut value = RANK_KEYS[0][attack & 0o7777]
@@ -1122,6 +1130,13 @@ mod tests {
                 let (expected, expected_wins, expected_blocks) = keys_point_by_point(game);
                 prop_assert_eq!(&ranked, &expected, "{}", game);
                 prop_assert_eq!((wins, blocks), (expected_wins, expected_blocks), "{}", game);
+                // The walk keeps the point table's keys, which the scan reads; without them
+                // it reads the lines' codes, to the same keys.
+                let mut untracked = game.clone();
+                untracked.set_point_table(false);
+                let mut from_lines = Vec::new();
+                prop_assert_eq!(scan(&untracked, &mut from_lines), (wins, blocks), "{}", game);
+                prop_assert_eq!(&from_lines, &ranked, "{}", game);
             }
         }
 

@@ -349,6 +349,13 @@ impl Gomoku {
         }
     }
 
+    /// [`Gomoku::point_keys`], when `play` and `undo` keep them (the point table is on):
+    /// the candidate ranking reads a point's keys there instead of from its four lines.
+    #[inline]
+    pub(super) fn kept_point_keys(&self) -> Option<&[[u16; MAX_CELLS]; 2]> {
+        self.point_table.then_some(&self.point_keys)
+    }
+
     /// Whether the combination counts are kept (see [`Gomoku::set_combinations`]).
     pub fn keeps_combinations(&self) -> bool {
         self.combinations
