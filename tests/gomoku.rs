@@ -570,7 +570,8 @@ fn evaluation_is_from_the_side_to_move_with_tempo() {
     );
     assert!((without_table.evaluate(&a) - tempo).abs() < 10);
     let [black, white] = a.point_table_sums();
-    let table = (black[0] + white[1]) * 30 / 100;
+    let percent = PatternWeights::default().point_table as i32;
+    let table = (black[0] + white[1]) * percent / 100;
     assert_ne!(table, 0, "the table sees the two stones' points");
     assert_eq!(eval.evaluate(&a), without_table.evaluate(&a) + table);
     assert_eq!(eval.evaluate(&game(15, 5, Rule::Freestyle)), tempo);

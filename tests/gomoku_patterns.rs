@@ -105,7 +105,7 @@ fn the_default_table_is_the_assignments_and_needs_no_config() {
         ("waiting_combination", 30.0),
         ("waiting_shapes", 60.0),
         ("tempo", 150.0),
-        ("point_table", 30.0),
+        ("point_table", 20.0),
     ];
     assert_eq!(PatternWeights::default().entries(), table);
     // The default weights give the built-in evaluator itself.

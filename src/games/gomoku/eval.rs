@@ -162,7 +162,7 @@ impl PatternTable {
         waiting_shapes: 60,
         combination: [0; 6],
         tempo: 150,
-        point_table: 30,
+        point_table: 20,
     };
 
     /// [`PatternTable::waiting_combination`]: the percent of its strongest combination's

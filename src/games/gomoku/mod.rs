@@ -1257,7 +1257,7 @@ impl GameOptions for GomokuOptions {
         OptionDoc::no_flag(
             "patterns.point_table",
             "Point table %",
-            "percent of the fitted per-point table the evaluation adds, 0..=100 (30)",
+            "percent of the fitted per-point table the evaluation adds, 0..=100 (20)",
         ),
     ];
 

@@ -87,7 +87,7 @@ pub struct PatternWeights {
     /// stone. Without it the search's value swings with the parity of its depth (the side
     /// that moves last before the horizon looks better than it is).
     pub tempo: f64,
-    /// The percent of the point table the evaluation adds (30): per empty point, a value
+    /// The percent of the point table the evaluation adds (20): per empty point, a value
     /// by the combination of shapes a stone of each side would make there in its four
     /// directions, fitted to a strong engine's values (`src/games/gomoku/point_table.rs`).
     /// Only on boards whose lines ask for five, which it was fitted on; 0 turns it off.
@@ -124,7 +124,7 @@ impl Default for PatternWeights {
             waiting_combination: 30.0,
             waiting_shapes: 60.0,
             tempo: 150.0,
-            point_table: 30.0,
+            point_table: 20.0,
         }
     }
 }
