@@ -5,14 +5,14 @@
 //! percent of `[gomoku.patterns]`, on top of the line shapes and the `point_*` potential.
 //! `play` and `undo` keep the sums ([`super::Gomoku::point_table_sums`]) when told to.
 //!
-//! The values were fitted (`examples/gomoku_point_fit.rs`, docs/performance.md "Wave 30"
-//! and "Wave 31") to a strong engine's depth-10 values (Rapfi, read as win chances) of
-//! positions of match games, on top of the evaluation with the default weights and the
-//! table off: 24,323 quiet positions (no four to move, no open four to face, no open three
-//! to move) within 1,500 of even, of 42,083 labelled; log loss, combinations seen in at
-//! least 100 training positions. At full strength the table lost in play (its values
-//! describe a deep search's view, which our search partly sees already); at 20 - 30 % it
-//! wins against the evaluation without it.
+//! The values were fitted (`examples/gomoku_point_fit.rs`, docs/performance.md "Wave 30")
+//! to a strong engine's depth-10 values (Rapfi, read as win chances) of positions of match
+//! games, on top of the evaluation with the default weights: 14,175 quiet positions (no
+//! four to move, no open four to face, no open three to move) within 1,500 of even, of
+//! 26,519 labelled; log loss, combinations seen in at least 100 training positions. At full strength
+//! the table lost in play (its values describe a deep search's view, which our search
+//! partly sees already); at 20 - 30 % it wins against the evaluation without it. A refit
+//! on 70 % more labels (wave 31) scored no better in play, and was not kept.
 
 use super::eval::PointKey;
 
@@ -20,76 +20,65 @@ use super::eval::PointKey;
 /// ([`super::shape::Shape`] numbers, weakest first: 0 none .. 7 five), what such a point of
 /// the side to move is worth to it, and what one of the side that just moved is worth to
 /// the side to move. Combinations not listed are worth 0.
-const ROWS: [([u8; 4], i16, i16); 69] = [
-    ([0, 0, 0, 1], 5, 0),
+const ROWS: [([u8; 4], i16, i16); 58] = [
+    ([0, 0, 0, 1], 5, -1),
     ([0, 0, 0, 2], 21, -15),
-    ([0, 0, 0, 3], 25, -21),
-    ([0, 0, 0, 4], 103, -81),
-    ([0, 0, 0, 5], 98, -107),
-    ([0, 0, 0, 6], -34, -99),
-    ([0, 0, 0, 7], 0, -121),
-    ([0, 0, 1, 1], -5, -2),
-    ([0, 0, 1, 2], 24, -19),
-    ([0, 0, 1, 3], 35, -35),
-    ([0, 0, 1, 4], 107, -116),
-    ([0, 0, 1, 5], 131, -149),
-    ([0, 0, 1, 6], -36, -74),
-    ([0, 0, 1, 7], 0, -91),
-    ([0, 0, 2, 2], 32, -27),
-    ([0, 0, 2, 3], 62, -59),
-    ([0, 0, 2, 4], 134, -134),
-    ([0, 0, 2, 5], 167, -168),
-    ([0, 0, 2, 6], -29, -66),
-    ([0, 0, 2, 7], 0, -59),
-    ([0, 0, 3, 3], 45, -62),
-    ([0, 0, 3, 4], 110, -136),
-    ([0, 0, 3, 5], 149, -176),
-    ([0, 0, 3, 6], 0, -2),
-    ([0, 0, 4, 4], 37, -66),
-    ([0, 0, 4, 5], 79, -140),
-    ([0, 1, 1, 1], -14, -2),
-    ([0, 1, 1, 2], 29, -41),
-    ([0, 1, 1, 3], 33, -35),
-    ([0, 1, 1, 4], 109, -130),
-    ([0, 1, 1, 5], 147, -131),
-    ([0, 1, 1, 6], 0, -35),
-    ([0, 1, 2, 2], 45, -48),
-    ([0, 1, 2, 3], 74, -75),
-    ([0, 1, 2, 4], 141, -160),
-    ([0, 1, 2, 5], 152, -177),
-    ([0, 1, 2, 6], 0, -57),
-    ([0, 1, 3, 3], 75, -87),
-    ([0, 1, 3, 4], 121, -140),
-    ([0, 1, 3, 5], 95, -125),
-    ([0, 1, 4, 4], 62, -54),
-    ([0, 1, 4, 5], 0, -87),
-    ([0, 2, 2, 2], 50, -63),
-    ([0, 2, 2, 3], 84, -89),
-    ([0, 2, 2, 4], 159, -186),
-    ([0, 2, 2, 5], 141, -156),
-    ([0, 2, 3, 3], 116, -109),
-    ([0, 2, 3, 4], 151, -141),
-    ([0, 2, 3, 5], 101, -137),
-    ([0, 2, 4, 4], 46, -73),
-    ([0, 3, 3, 3], 0, -45),
-    ([0, 3, 3, 4], 40, -51),
-    ([1, 1, 1, 1], -5, -1),
-    ([1, 1, 1, 2], 35, -33),
-    ([1, 1, 1, 3], 23, -41),
-    ([1, 1, 1, 4], 62, -60),
-    ([1, 1, 2, 2], 45, -79),
-    ([1, 1, 2, 3], 60, -93),
-    ([1, 1, 2, 4], 107, -109),
-    ([1, 1, 2, 5], 51, -85),
-    ([1, 1, 3, 3], 33, -37),
-    ([1, 1, 3, 4], 24, -71),
-    ([1, 2, 2, 2], 31, -81),
-    ([1, 2, 2, 3], 57, -87),
-    ([1, 2, 2, 4], 44, -112),
-    ([1, 2, 3, 3], 35, -57),
-    ([1, 2, 3, 4], 40, -79),
-    ([2, 2, 2, 2], 37, -3),
-    ([2, 2, 2, 3], 4, -27),
+    ([0, 0, 0, 3], 21, -16),
+    ([0, 0, 0, 4], 88, -72),
+    ([0, 0, 0, 5], 76, -86),
+    ([0, 0, 0, 6], -39, -104),
+    ([0, 0, 0, 7], 0, -116),
+    ([0, 0, 1, 1], 3, -4),
+    ([0, 0, 1, 2], 17, -11),
+    ([0, 0, 1, 3], 32, -28),
+    ([0, 0, 1, 4], 94, -102),
+    ([0, 0, 1, 5], 115, -136),
+    ([0, 0, 1, 6], -109, -43),
+    ([0, 0, 1, 7], 0, -102),
+    ([0, 0, 2, 2], 21, -23),
+    ([0, 0, 2, 3], 54, -52),
+    ([0, 0, 2, 4], 131, -132),
+    ([0, 0, 2, 5], 149, -165),
+    ([0, 0, 2, 6], 0, -78),
+    ([0, 0, 2, 7], 0, -89),
+    ([0, 0, 3, 3], 48, -65),
+    ([0, 0, 3, 4], 97, -138),
+    ([0, 0, 3, 5], 108, -175),
+    ([0, 0, 3, 6], 0, -28),
+    ([0, 0, 4, 4], 38, -86),
+    ([0, 0, 4, 5], 0, -123),
+    ([0, 1, 1, 1], -24, -6),
+    ([0, 1, 1, 2], 16, -45),
+    ([0, 1, 1, 3], 40, -57),
+    ([0, 1, 1, 4], 112, -107),
+    ([0, 1, 1, 5], 125, -96),
+    ([0, 1, 2, 2], 49, -39),
+    ([0, 1, 2, 3], 64, -67),
+    ([0, 1, 2, 4], 141, -169),
+    ([0, 1, 2, 5], 147, -196),
+    ([0, 1, 2, 6], 0, -26),
+    ([0, 1, 3, 3], 81, -74),
+    ([0, 1, 3, 4], 117, -124),
+    ([0, 1, 3, 5], 55, -78),
+    ([0, 1, 4, 4], 0, -53),
+    ([0, 2, 2, 2], 39, -52),
+    ([0, 2, 2, 3], 84, -98),
+    ([0, 2, 2, 4], 152, -182),
+    ([0, 2, 2, 5], 119, -182),
+    ([0, 2, 3, 3], 110, -95),
+    ([0, 2, 3, 4], 117, -147),
+    ([0, 2, 3, 5], 83, -147),
+    ([1, 1, 1, 1], 28, 0),
+    ([1, 1, 1, 2], 17, -15),
+    ([1, 1, 1, 3], 18, -47),
+    ([1, 1, 1, 4], 0, -55),
+    ([1, 1, 2, 2], 45, -85),
+    ([1, 1, 2, 3], 80, -114),
+    ([1, 1, 2, 4], 105, -108),
+    ([1, 2, 2, 2], 28, -79),
+    ([1, 2, 2, 3], 51, -54),
+    ([1, 2, 2, 4], 38, -93),
+    ([1, 2, 3, 4], 0, -92),
 ];
 
 /// The values of every [`PointKey`] (four 3-bit shapes): `[to the mover, to the waiting
