@@ -536,22 +536,16 @@ impl Gomoku {
         before: &[LineShapes; 4],
         mut changed: impl FnMut(usize, usize),
     ) {
-        let n = self.size() as isize;
-        let strides = [1, n, n + 1, n - 1];
-        for (d, (shapes, &(index, pos))) in before.iter().zip(through).enumerate() {
-            let mut diff =
-                (shapes.codes[p] ^ self.lines[index].shapes.codes[p]) & !(7 << (3 * pos));
-            while diff != 0 {
-                let at = diff.trailing_zeros() / 3;
-                let flip = (diff >> (3 * at)) as u16 & 7;
-                diff &= !(7 << (3 * at));
-                let point = cell.wrapping_add_signed((at as isize - pos as isize) * strides[d]);
-                let from = self.point_keys[p][point];
-                let to = from ^ flip << (3 * d);
-                self.point_keys[p][point] = to;
-                changed(usize::from(from), usize::from(to));
-            }
-        }
+        let n = self.size();
+        let lines = &self.lines;
+        let keys = &mut self.point_keys[p];
+        let changes = |d: usize, index: usize| before[d].codes[p] ^ lines[index].shapes.codes[p];
+        for_each_changed_point(n, cell, through, changes, |d, point, flip| {
+            let from = keys[point];
+            let to = from ^ (flip as u16) << (3 * d);
+            keys[point] = to;
+            changed(usize::from(from), usize::from(to));
+        });
     }
 
     /// [`Gomoku::combos`] and [`Gomoku::ranks`] worked out point by point.
@@ -617,24 +611,18 @@ impl Gomoku {
         before: &[LineShapes; 4],
         mut changed: impl FnMut(u8, u8),
     ) {
-        let n = self.size() as isize;
-        // Per direction, the step between cells along the line as its position grows.
-        let strides = [1, n, n + 1, n - 1];
-        for (d, (shapes, &(index, pos))) in before.iter().zip(through).enumerate() {
-            let mut diff = (rank_codes(shapes.codes[p])
-                ^ rank_codes(self.lines[index].shapes.codes[p]))
-                & !(7 << (3 * pos));
-            while diff != 0 {
-                let at = diff.trailing_zeros() / 3;
-                let flip = (diff >> (3 * at)) as u8 & 3;
-                diff &= !(7 << (3 * at));
-                let point = cell.wrapping_add_signed((at as isize - pos as isize) * strides[d]);
-                let from = self.ranks[p][point];
-                let to = from ^ flip << (2 * d);
-                self.ranks[p][point] = to;
-                changed(from, to);
-            }
-        }
+        let n = self.size();
+        let lines = &self.lines;
+        let ranks = &mut self.ranks[p];
+        let changes = |d: usize, index: usize| {
+            rank_codes(before[d].codes[p]) ^ rank_codes(lines[index].shapes.codes[p])
+        };
+        for_each_changed_point(n, cell, through, changes, |d, point, flip| {
+            let from = ranks[point];
+            let to = from ^ (flip as u8 & 3) << (2 * d);
+            ranks[point] = to;
+            changed(from, to);
+        });
     }
 
     /// The codes of line `index` computed from its stones.
@@ -672,6 +660,36 @@ impl Gomoku {
     fn empty_in(&self, index: usize) -> u32 {
         let line = &self.lines[index];
         !(line.stones[0] | line.stones[1]) & ((1u32 << line.len) - 1)
+    }
+}
+
+/// Visits each point of the four lines `through` `cell` (other than `cell` itself) whose
+/// 3-bit code changed, with the direction, the point's cell and the XOR of its two codes:
+/// what [`Gomoku::toggle_point_keys`] and [`Gomoku::toggle_ranks`] flip. `changes(d,
+/// index)` gives direction `d`'s line `index`'s codes before XOR now (3 bits a position).
+#[inline(always)]
+fn for_each_changed_point(
+    n: usize,
+    cell: usize,
+    through: &[(usize, u32); 4],
+    changes: impl Fn(usize, usize) -> u64,
+    mut visit: impl FnMut(usize, usize, u64),
+) {
+    let n = n as isize;
+    // Per direction, the step between cells along the line as its position grows.
+    let strides = [1, n, n + 1, n - 1];
+    for ((d, &(index, pos)), stride) in through.iter().enumerate().zip(strides) {
+        let mut diff = changes(d, index) & !(7 << (3 * pos));
+        while diff != 0 {
+            let at = diff.trailing_zeros() / 3;
+            let flip = diff >> (3 * at) & 7;
+            diff &= !(7 << (3 * at));
+            visit(
+                d,
+                cell.wrapping_add_signed((at as isize - pos as isize) * stride),
+                flip,
+            );
+        }
     }
 }
 
