@@ -667,7 +667,7 @@ impl Gomoku {
 /// 3-bit code changed, with the direction, the point's cell and the XOR of its two codes:
 /// what [`Gomoku::toggle_point_keys`] and [`Gomoku::toggle_ranks`] flip. `changes(d,
 /// index)` gives direction `d`'s line `index`'s codes before XOR now (3 bits a position).
-#[inline(always)]
+#[inline]
 fn for_each_changed_point(
     n: usize,
     cell: usize,
