@@ -20,8 +20,11 @@
 //!
 //! stdout: the rows of `ROWS` in `src/games/gomoku/point_table.rs`, with how often each was seen.
 //!
+//! `--base-table P` fits on top of the evaluation with the shipped table at P % instead of
+//! without it: the rows printed are then a correction to add to P % of the shipped rows.
+//!
 //! `cargo run --release --example gomoku_point_fit -- [--skip N] [--l2 X] [--steps N]
-//! [--min N] [--rscale S] [--cap V] < labels.tsv`
+//! [--min N] [--rscale S] [--cap V] [--base-table P] < labels.tsv`
 
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -38,6 +41,7 @@ struct Args {
     min: usize,
     rscale: f64,
     cap: f64,
+    base_table: f64,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -48,6 +52,7 @@ fn parse_args() -> Result<Args, String> {
         min: 100,
         rscale: 182.0,
         cap: 1500.0,
+        base_table: 0.0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -62,6 +67,7 @@ fn parse_args() -> Result<Args, String> {
             "--min" => args.min = value as usize,
             "--rscale" => args.rscale = value,
             "--cap" => args.cap = value,
+            "--base-table" => args.base_table = value,
             _ => return Err(format!("unknown option {arg}")),
         }
     }
@@ -164,10 +170,11 @@ fn main() -> ExitCode {
     };
     let (of_key, shapes) = classes();
     let nc = shapes.len();
-    // The evaluation the table is fitted on top of: the defaults with the table off.
+    // The evaluation the table is fitted on top of: the defaults with the table off (or at
+    // `--base-table` percent).
     let eval = GomokuEval::Weighted(
         PatternWeights {
-            point_table: 0.0,
+            point_table: args.base_table,
             ..PatternWeights::default()
         }
         .table(),

@@ -12,11 +12,19 @@ usage:
   loss.py drift labels.jsonl
       per game: does the loss turn on one move or drift; per side: the mean loss a move
       and how often the move was the judge's
-  loss.py measure labels.jsonl N PLAYER...  [--brain]
+  loss.py measure labels.jsonl N PLAYER...  [--brain] [--out losses.json]
       the mean loss of PLAYER's moves in N positions (White to move, within 1,500 of even)
       of the labels: PLAYER is a gametree binary and options of its `selfplay gomoku`
       (give --depth D --time-ms 0 --threads 1 --no-random-ties for repeatable moves), or
-      with --brain a Gomocup brain command and its arguments, asked at 300 ms
+      with --brain a Gomocup brain command and its arguments, asked at 300 ms; --out keeps
+      each position's move and loss, for `paired`
+  loss.py paired A.json B.json
+      two players' losses on the same positions (`measure --out`): the mean difference
+      with its standard error, also with the losses capped at 300 and 100
+  loss.py leaves DEPTH GAMETREE < values.tsv > leaves.tsv
+      for each labelled position of `values`, the leaf of GAMETREE's principal variation
+      at DEPTH (through `gametree serve`), labelled with the root's value for the leaf's
+      side to move: the targets of a TD-leaf fit (docs/performance.md, "Wave 32")
 
 JUDGE is a Gomocup brain command run at a fixed depth (`INFO max_depth 10`), e.g. Rapfi;
 its values are in its own units (Rapfi: about 200 a 75 % win chance). The loss of a move is
@@ -156,7 +164,7 @@ def drift(labels):
               % (name, len(moves), sum(moves) / len(moves), 100 * same[side] / len(moves)))
 
 
-def measure(labels, n, player, brain_mode, judge_command):
+def measure(labels, n, player, brain_mode, judge_command, out_file=None):
     positions = [(game['moves'][:k], best, v)
                  for game, evals in games(labels)
                  for k, (_, best, v) in evals.items()
@@ -167,7 +175,7 @@ def measure(labels, n, player, brain_mode, judge_command):
     cache = json.load(open(cache_file)) if os.path.exists(cache_file) else {}
     judge_brain = None
     ours = Brain(' '.join(player), ('timeout_turn 300',)) if brain_mode else None
-    total, agree = 0, 0
+    total, agree, kept = 0, 0, []
     for moves, best, v in positions[:n]:
         if ours:
             move = ours.ask(moves)[0]
@@ -178,16 +186,58 @@ def measure(labels, n, player, brain_mode, judge_command):
             move = json.loads(out.splitlines()[0])['move']
         if move == best:
             agree += 1
+            kept.append((move, 0))
             continue
         key = ' '.join(moves + [move])
         if key not in cache:
             judge_brain = judge_brain or judge(judge_command)
             cache[key] = judge_brain.ask(moves + [move])[1] or 0
-        total += min(1000, max(0, v + cache[key]))
+        kept.append((move, min(1000, max(0, v + cache[key]))))
+        total += kept[-1][1]
     json.dump(cache, open(cache_file, 'w'))
+    if out_file:
+        json.dump(kept, open(out_file, 'w'))
     count = min(n, len(positions))
     print('mean loss %.1f, the judge\'s move %.1f %% (%d positions)'
           % (total / count, 100 * agree / count, count))
+
+
+def paired(first, second):
+    a, b = json.load(open(first)), json.load(open(second))
+    n = min(len(a), len(b))
+    for cap in (1000, 300, 100):
+        d = [min(x[1], cap) - min(y[1], cap) for x, y in zip(a[:n], b[:n])]
+        mean = sum(d) / n
+        sd = (sum((x - mean) ** 2 for x in d) / max(n - 1, 1)) ** 0.5
+        print('capped at %4d: %+.1f +- %.1f (standard error), %d positions, %d the same move'
+              % (cap, mean, sd / n ** 0.5, n, sum(x[0] == y[0] for x, y in zip(a, b))))
+
+
+def leaves(depth, binary):
+    proc = subprocess.Popen([binary, 'serve'], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, bufsize=1)
+    ids = iter(range(1, 1 << 62))
+
+    def request(**fields):
+        fields['id'] = next(ids)
+        proc.stdin.write(json.dumps(fields) + '\n')
+        proc.stdin.flush()
+        while True:
+            answer = json.loads(proc.stdout.readline())
+            if answer.get('id') == fields['id'] and answer['type'] != 'info':
+                return answer
+
+    request(cmd='new', game='gomoku')
+    for line in sys.stdin:
+        moves, v = line.rstrip('\n').split('\t')
+        state = request(cmd='position', moves=moves.split())
+        if state['type'] != 'state' or state['outcome'] is not None:
+            continue
+        found = request(cmd='go', depth=depth, threads=1, random_ties=False, time_ms=0)
+        if found['type'] != 'bestmove':
+            continue
+        pv = found.get('pv') or []
+        print(' '.join(moves.split() + pv) + '\t' + str(int(v) * (-1) ** len(pv)), flush=True)
 
 
 if __name__ == '__main__':
@@ -200,8 +250,17 @@ if __name__ == '__main__':
         drift(args[1])
     elif len(args) >= 4 and args[0] == 'measure':
         brain_mode = '--brain' in args
+        out_file = None
+        if '--out' in args[:-1]:
+            at = args.index('--out')
+            out_file = args[at + 1]
+            args = args[:at] + args[at + 2:]
         rest = [a for a in args[3:] if a != '--brain']
         measure(args[1], int(args[2]), rest, brain_mode,
-                os.environ.get('JUDGE', '/tmp/rapfi/pbrain-rapfi'))
+                os.environ.get('JUDGE', '/tmp/rapfi/pbrain-rapfi'), out_file)
+    elif len(args) == 3 and args[0] == 'paired':
+        paired(args[1], args[2])
+    elif len(args) == 3 and args[0] == 'leaves':
+        leaves(int(args[1]), args[2])
     else:
         sys.exit(__doc__)
