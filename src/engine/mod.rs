@@ -268,6 +268,13 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
     /// full engine uses them only where they do (and where its settings ask for them).
     const CUTOFF_ORDERING: bool = true;
 
+    /// For a game with [`Game::ORDER_HINTS`]: how many units of the engine's signed history
+    /// (within ±[`ordering::STAT_RANGE`]) make one unit of [`Game::order_hint`] when the two
+    /// are added for ordering. 0, the default, keeps the history below the hint, where it
+    /// only breaks ties. Gomoku's hint is its ranking in hundredths of a logit, and 100 lets
+    /// a move's history move it by up to about one logit (docs/performance.md, "Wave 33").
+    const HISTORY_PER_HINT: i32 = 0;
+
     /// A cheap guess of how good `mv` is for the side to move (higher first), computed
     /// without playing it: Kalah's extra turns and captures, Dots and Boxes' completed and
     /// offered boxes, Gomoku's candidate ranking. Used for ordering by the full engine when

@@ -13,6 +13,16 @@
 //! Moves are sorted by one `i64` key: the TT move gets a band above every static key; below
 //! it the static key dominates the killer bonus, which dominates the history score.
 //!
+//! A game whose static key is a cheap hint of how good a move is ([`Game::ORDER_HINTS`]) can
+//! also have a second, signed history added to that hint ([`Game::HISTORY_PER_HINT`];
+//! Gomoku): at every node whose best move raised alpha, that move gains and the moves
+//! searched before it lose, by a bonus growing with the depth, each value pulled back
+//! towards 0 as it nears [`STAT_RANGE`] (history "with gravity", as in Stockfish and Rapfi).
+//! Unlike the cut-off counts it says which moves have stopped being good.
+//!
+//! [`Game::ORDER_HINTS`]: crate::engine::Game::ORDER_HINTS
+//! [`Game::HISTORY_PER_HINT`]: crate::engine::Game::HISTORY_PER_HINT
+//!
 //! The node search picks in stages: the table's move first, played before any other move is
 //! generated when the game can say it is legal ([`crate::engine::Game::table_move`]); then
 //! the others from a [`PickList`], which sorts only as far as moves are asked for.
@@ -43,11 +53,30 @@ const KILLER_BONUS: [i64; 2] = [2 * HISTORY_LIMIT as i64 + 2, HISTORY_LIMIT as i
 /// Static keys are scores (at most about ±10^6); they are scaled above killers and history.
 const STATIC_SCALE: i64 = 1 << 24;
 
+/// The signed history's bound: every value stays within ±`STAT_RANGE`.
+pub const STAT_RANGE: i32 = 10_692;
+
+/// The signed history's bonus (and malus) for a node `depth` moves from the horizon:
+/// quadratic in the depth, nothing past 17 (Rapfi's `statBonus`), never beyond
+/// [`STAT_RANGE`].
+pub fn stat_bonus(depth: u32) -> i32 {
+    if depth > 17 {
+        return 0;
+    }
+    let d = depth as i32;
+    (29 * d * d + 138 * d - 134).clamp(0, STAT_RANGE)
+}
+
 /// Killer moves per ply and history counts per (side, move index), owned by one search thread.
 #[derive(Clone, Debug)]
 pub struct OrderingTables {
     killers: Vec<[Option<u16>; 2]>,
     history: [Vec<u32>; 2],
+    /// The signed history (see the module docs) per (side, move index).
+    stats: [Vec<i32>; 2],
+    /// Per ply, the indexes of the moves searched so far at the node there, for the signed
+    /// history's malus.
+    tried: Vec<Vec<u16>>,
 }
 
 impl OrderingTables {
@@ -56,6 +85,8 @@ impl OrderingTables {
         Self {
             killers: Vec::new(),
             history: [vec![0; move_space], vec![0; move_space]],
+            stats: [vec![0; move_space], vec![0; move_space]],
+            tried: Vec::new(),
         }
     }
 
@@ -66,6 +97,59 @@ impl OrderingTables {
         for side in &mut self.history {
             for h in side.iter_mut() {
                 *h /= 8;
+            }
+        }
+        for side in &mut self.stats {
+            for v in side.iter_mut() {
+                *v /= 2;
+            }
+        }
+    }
+
+    /// The signed history of `side` playing the move with index `index`.
+    #[inline]
+    pub fn stat(&self, side: Player, index: usize) -> i32 {
+        self.stats[side.index()].get(index).copied().unwrap_or(0)
+    }
+
+    /// Starts the list of moves searched at the node at `ply`.
+    #[inline]
+    pub fn clear_tried(&mut self, ply: usize) {
+        if self.tried.len() <= ply {
+            self.tried.resize_with(ply + 1, Vec::new);
+        }
+        if let Some(tried) = self.tried.get_mut(ply) {
+            tried.clear();
+        }
+    }
+
+    /// Notes that the node at `ply` searched the move with index `index`.
+    #[inline]
+    pub fn push_tried(&mut self, ply: usize, index: usize) {
+        if let Some(tried) = self.tried.get_mut(ply) {
+            tried.push(index as u16);
+        }
+    }
+
+    /// Records that the move with index `best` was the best of the node at `ply`, `depth`
+    /// moves from the horizon, for `side`, and raised alpha: its signed history gains
+    /// [`stat_bonus`] and every other move searched there before it loses as much, each
+    /// change scaled down as the value nears [`STAT_RANGE`] in its direction.
+    pub fn record_best(&mut self, side: Player, best: usize, ply: usize, depth: u32) {
+        let bonus = stat_bonus(depth);
+        let table = &mut self.stats[side.index()];
+        let pull = |value: &mut i32, change: i32| {
+            *value += change - *value * change.abs() / STAT_RANGE;
+        };
+        if let Some(value) = table.get_mut(best) {
+            pull(value, bonus);
+        }
+        for &other in self.tried.get(ply).map_or(&[][..], Vec::as_slice) {
+            let other = usize::from(other);
+            if other != best
+                && let Some(value) = table.get_mut(other)
+            {
+                pull(value, -bonus);
             }
         }
     }
@@ -244,6 +328,55 @@ mod tests {
         killers: true,
         history: true,
     };
+
+    #[test]
+    fn the_best_move_gains_and_the_moves_tried_before_it_lose() {
+        let mut t = OrderingTables::new(10);
+        t.clear_tried(3);
+        for index in [4, 7, 2] {
+            t.push_tried(3, index);
+        }
+        t.record_best(Player::First, 2, 3, 6);
+        let bonus = stat_bonus(6);
+        assert!(bonus > 0);
+        assert_eq!(t.stat(Player::First, 2), bonus);
+        assert_eq!(t.stat(Player::First, 4), -bonus);
+        assert_eq!(t.stat(Player::First, 7), -bonus);
+        assert_eq!(t.stat(Player::First, 5), 0, "not tried: unchanged");
+        assert_eq!(t.stat(Player::Second, 2), 0, "the other side's table");
+        // Only this node's list: another ply's moves are not touched.
+        t.clear_tried(4);
+        t.push_tried(4, 5);
+        t.record_best(Player::First, 2, 3, 6);
+        assert_eq!(t.stat(Player::First, 5), 0);
+        assert!(t.stat(Player::First, 2) > bonus, "a second bonus adds");
+        // A new search halves the values.
+        let before = t.stat(Player::First, 4);
+        t.new_search();
+        assert_eq!(t.stat(Player::First, 4), before / 2);
+    }
+
+    #[test]
+    fn gravity_keeps_the_signed_history_within_its_range() {
+        let mut t = OrderingTables::new(4);
+        for _ in 0..1_000 {
+            t.clear_tried(0);
+            t.push_tried(0, 1);
+            t.push_tried(0, 0);
+            t.record_best(Player::Second, 0, 0, 17);
+        }
+        let (up, down) = (t.stat(Player::Second, 0), t.stat(Player::Second, 1));
+        assert!((STAT_RANGE * 9 / 10 + 1..=STAT_RANGE).contains(&up), "{up}");
+        assert!((-STAT_RANGE..-STAT_RANGE * 9 / 10).contains(&down), "{down}");
+        // Past the bonus's last depth nothing changes; the bonus grows with the depth.
+        assert_eq!(stat_bonus(18), 0);
+        assert!((1..17).all(|d| stat_bonus(d + 1) > stat_bonus(d)));
+        assert!(stat_bonus(17) <= STAT_RANGE);
+        // Out-of-range indexes are ignored, not a panic.
+        t.push_tried(9, 3);
+        t.record_best(Player::First, 99, 9, 5);
+        assert_eq!(t.stat(Player::First, 99), 0);
+    }
 
     #[test]
     fn bands_are_ordered() {

@@ -57,12 +57,15 @@ where
         let killers = self.ordering.killers(ply);
         let mover = game.to_move();
         let orientation = game.table_orientation();
+        let signed = self.signed_history() && switches.static_eval;
         // Once the table's move has been searched it is not in the list: nothing to find.
         let tt_move = tt_move.filter(|_| searched.is_none());
         for &mv in &moves {
             let index = game.move_index(mv);
             let static_key = if !switches.static_eval {
                 0
+            } else if signed {
+                game.order_hint(mv) + self.ordering.stat(mover, index) / G::HISTORY_PER_HINT
             } else if G::ORDER_HINTS {
                 game.order_hint(mv)
             } else {
@@ -82,6 +85,16 @@ where
         }
         self.plies.moves[ply] = moves;
         list
+    }
+
+    /// Whether the signed history is added to the game's ordering hints
+    /// ([`crate::engine::Game::HISTORY_PER_HINT`]): only where the game asks for it and the
+    /// settings order moves and keep a history.
+    fn signed_history(&self) -> bool {
+        G::ORDER_HINTS
+            && G::HISTORY_PER_HINT != 0
+            && self.switches.static_eval
+            && self.switches.history
     }
 
     /// The moves of the node at `ply`, best-looking first (see [`Self::pick_list`]).
@@ -661,6 +674,8 @@ where
         let mover = game.to_move();
         let mut best = -INFINITY;
         let mut best_index = None;
+        // The best move's own index, for the signed history.
+        let mut best_move = None;
         let mut low = alpha;
         // Candidate limits skip legal moves: nothing searched with them is proven.
         let mut height = (self.settings.candidates == 0).then_some(0);
@@ -671,6 +686,10 @@ where
         let mut cut = None;
         // Late moves left out by late move pruning.
         let mut pruned = 0;
+        let signed = self.signed_history();
+        if signed {
+            self.ordering.clear_tried(ply);
+        }
         // Stage 1: the table's move, before any other move is generated.
         let early = self.table_move_first(game, tt_move);
         let mut extension = 0;
@@ -699,6 +718,10 @@ where
                 height = height.zip(self.height).map(|(h, c)| h.max(c + 1));
                 best = value;
                 best_index = Some(game.table_move_index(mv));
+                best_move = Some(mv);
+                if signed {
+                    self.ordering.push_tried(ply, game.move_index(mv));
+                }
                 self.plies.pv.update(ply, mv);
                 low = low.max(value);
                 if low >= beta {
@@ -735,9 +758,13 @@ where
                 searched += 1;
                 first = first.or(Some(mv));
                 height = height.zip(self.height).map(|(h, c)| h.max(c + 1));
+                if signed {
+                    self.ordering.push_tried(ply, game.move_index(mv));
+                }
                 if value > best {
                     best = value;
                     best_index = Some(game.table_move_index(mv));
+                    best_move = Some(mv);
                     self.plies.pv.update(ply, mv);
                     low = low.max(value);
                 }
@@ -771,6 +798,7 @@ where
                         best_is_upper = is_upper;
                         best = r.value;
                         best_index = Some(game.table_move_index(moves[r.index]));
+                        best_move = Some(moves[r.index]);
                         self.plies.pv[ply].clone_from(&r.pv);
                         low = low.max(r.value);
                     }
@@ -794,6 +822,16 @@ where
         if pruned > 0 {
             self.stats.pruned += u64::from(pruned);
             self.observer.pruned(pruned);
+        }
+        if signed
+            && !self.stopped
+            && best > alpha
+            && let Some(mv) = best_move
+        {
+            // The moves shared with other threads ([`Self::split`]) are not in this thread's
+            // list: only the ones it searched before the split lose.
+            let index = game.move_index(mv);
+            self.ordering.record_best(mover, index, ply, depth);
         }
         let mut skipped = 0;
         if let Some(mv) = cut {

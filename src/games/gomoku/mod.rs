@@ -735,6 +735,11 @@ impl Game for Gomoku {
     /// did worse (docs/performance.md, "Wave 11").
     const ORDER_HINTS: bool = true;
 
+    /// The ranking's hints are hundredths of a logit; a move's signed history moves its key
+    /// by up to about one logit. At 1 s a move against Rapfi: 52 of 120 where main scored 38
+    /// (docs/performance.md, "Wave 33").
+    const HISTORY_PER_HINT: i32 = 100;
+
     fn order_hint(&self, mv: Cell) -> i32 {
         eval::order_key(self, mv)
     }
