@@ -367,7 +367,10 @@ mod tests {
         }
         let (up, down) = (t.stat(Player::Second, 0), t.stat(Player::Second, 1));
         assert!((STAT_RANGE * 9 / 10 + 1..=STAT_RANGE).contains(&up), "{up}");
-        assert!((-STAT_RANGE..-STAT_RANGE * 9 / 10).contains(&down), "{down}");
+        assert!(
+            (-STAT_RANGE..-STAT_RANGE * 9 / 10).contains(&down),
+            "{down}"
+        );
         // Past the bonus's last depth nothing changes; the bonus grows with the depth.
         assert_eq!(stat_bonus(18), 0);
         assert!((1..17).all(|d| stat_bonus(d + 1) > stat_bonus(d)));
