@@ -825,7 +825,8 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
 /// Singular extensions, in a Gomoku playing search: a node far enough from the horizon tests
 /// its table move first, before searching any move: a child without a move (the node's own
 /// position, its side to move), half as deep, with a null window, whose children are the
-/// node's other moves. When the test stays below its window, the table move follows as an
+/// node's other moves (none where the table move is the only one, as when it answers a
+/// threat). When the test stays below its window, the table move follows as an
 /// `Extended` row searched one ply deeper than a child normally is; when it reaches it and
 /// the node fails high on that value alone, nothing follows (multi-cut); else the table move
 /// follows at the usual depth. The counters agree with the record, and `singular` off
@@ -885,7 +886,12 @@ fn a_table_move_no_other_move_comes_near_is_searched_one_ply_deeper() {
             }
         }
         let table_move = next.and_then(|n| n.mv);
-        assert!(!node.children.is_empty());
+        if node.children.is_empty() {
+            // The table move was the node's only move (an answer to a threat): with nothing
+            // to compare, the test stays below its window and the move is extended.
+            assert!(node.value < node.beta);
+            assert_eq!(next.map(|n| n.kind), Some(NodeKind::Extended));
+        }
         for &c in &node.children {
             let child = &tree.nodes[c as usize];
             assert!(child.mv.is_some());
@@ -896,16 +902,27 @@ fn a_table_move_no_other_move_comes_near_is_searched_one_ply_deeper() {
         tests > 0 && extended > 0,
         "{tests} tests, {extended} extended"
     );
-    // The counters also count the passes an aspiration window failed, whose subtrees the
-    // record drops.
+    // The counters add up every iteration, and the record is the last one: the search one
+    // ply shallower runs the same earlier iterations, so the difference is the last one's.
+    // They also count the passes an aspiration window failed, whose subtrees the record
+    // drops.
     let failed = tree
         .nodes
         .iter()
         .any(|n| n.kind == NodeKind::AspirationFailed);
+    let depth = playing.limits.max_depth();
+    let shallower = EngineSettings {
+        limits: Limits::depth(depth - 1),
+        ..playing.clone()
+    };
+    let (before, _) = record_with(&game, &eval, &shallower, 5_000_000);
     let counted = [
-        (result.stats.singular_tests, tests),
-        (result.stats.extensions, extended),
-        (result.stats.singular_cuts, cut),
+        (
+            result.stats.singular_tests - before.stats.singular_tests,
+            tests,
+        ),
+        (result.stats.extensions - before.stats.extensions, extended),
+        (result.stats.singular_cuts - before.stats.singular_cuts, cut),
     ];
     for (counter, recorded) in counted {
         if failed {
