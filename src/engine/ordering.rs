@@ -15,8 +15,8 @@
 //!
 //! A game whose static key is a cheap hint of how good a move is ([`Game::ORDER_HINTS`]) can
 //! also have a second, signed history added to that hint ([`Game::HISTORY_PER_HINT`];
-//! Gomoku): at every node whose best move raised alpha, that move gains and the moves
-//! searched before it lose, by a bonus growing with the depth, each value pulled back
+//! Gomoku): at every node whose best move raised alpha, that move gains and the other moves
+//! searched there lose, by a bonus growing with the depth, each value pulled back
 //! towards 0 as it nears [`STAT_RANGE`] (history "with gravity", as in Stockfish and Rapfi).
 //! Unlike the cut-off counts it says which moves have stopped being good.
 //!
@@ -133,7 +133,7 @@ impl OrderingTables {
 
     /// Records that the move with index `best` was the best of the node at `ply`, `depth`
     /// moves from the horizon, for `side`, and raised alpha: its signed history gains
-    /// [`stat_bonus`] and every other move searched there before it loses as much, each
+    /// [`stat_bonus`] and every other move searched there loses as much, each
     /// change scaled down as the value nears [`STAT_RANGE`] in its direction.
     pub fn record_best(&mut self, side: Player, best: usize, ply: usize, depth: u32) {
         let bonus = stat_bonus(depth);
