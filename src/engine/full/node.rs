@@ -57,7 +57,7 @@ where
         let killers = self.ordering.killers(ply);
         let mover = game.to_move();
         let orientation = game.table_orientation();
-        let signed = self.signed_history() && switches.static_eval;
+        let signed = self.signed_history();
         // Once the table's move has been searched it is not in the list: nothing to find.
         let tt_move = tt_move.filter(|_| searched.is_none());
         for &mv in &moves {
@@ -673,8 +673,6 @@ where
         }
         let mover = game.to_move();
         let mut best = -INFINITY;
-        let mut best_index = None;
-        // The best move's own index, for the signed history.
         let mut best_move = None;
         let mut low = alpha;
         // Candidate limits skip legal moves: nothing searched with them is proven.
@@ -717,7 +715,6 @@ where
                 first = Some(mv);
                 height = height.zip(self.height).map(|(h, c)| h.max(c + 1));
                 best = value;
-                best_index = Some(game.table_move_index(mv));
                 best_move = Some(mv);
                 if signed {
                     self.ordering.push_tried(ply, game.move_index(mv));
@@ -763,7 +760,6 @@ where
                 }
                 if value > best {
                     best = value;
-                    best_index = Some(game.table_move_index(mv));
                     best_move = Some(mv);
                     self.plies.pv.update(ply, mv);
                     low = low.max(value);
@@ -797,7 +793,6 @@ where
                     if r.value > best || (r.value == best && best_is_upper && !is_upper) {
                         best_is_upper = is_upper;
                         best = r.value;
-                        best_index = Some(game.table_move_index(moves[r.index]));
                         best_move = Some(moves[r.index]);
                         self.plies.pv[ply].clone_from(&r.pv);
                         low = low.max(r.value);
@@ -854,7 +849,7 @@ where
                         bound,
                         depth: height.unwrap_or(depth),
                         proven: height.is_some(),
-                        best: best_index.map(|i| i as u16),
+                        best: best_move.map(|mv| game.table_move_index(mv) as u16),
                     },
                 );
             }
