@@ -330,10 +330,11 @@ mod tests {
     };
 
     #[test]
-    fn the_best_move_gains_and_the_moves_tried_before_it_lose() {
+    fn the_best_move_gains_and_the_other_moves_tried_lose() {
         let mut t = OrderingTables::new(10);
         t.clear_tried(3);
-        for index in [4, 7, 2] {
+        // One move tried before the best and one after it: both lose.
+        for index in [4, 2, 7] {
             t.push_tried(3, index);
         }
         t.record_best(Player::First, 2, 3, 6);
