@@ -38,6 +38,10 @@ pub struct ExportNode {
     /// Moves left out by late move pruning at this node (its last candidates).
     #[serde(default, skip_serializing_if = "crate::engine::tree::is_zero")]
     pub pruned: u32,
+    /// Moves left out by distraction pruning at this node: they neglected the opponent's
+    /// threat far from the play.
+    #[serde(default, skip_serializing_if = "crate::engine::tree::is_zero")]
+    pub distracted: u32,
     /// On the principal variation.
     pub pv: bool,
     /// The value came from the transposition table (the node was not expanded).
@@ -96,6 +100,7 @@ fn export_node<G: Game>(game: &G, id: usize, n: &TreeNode<G::Move>) -> ExportNod
         bound: n.bound,
         skipped: n.skipped,
         pruned: n.pruned,
+        distracted: n.distracted,
         pv: n.on_pv,
         tt_hit: n.tt_hit,
         stored_depth: n.stored_depth,
@@ -248,6 +253,12 @@ pub fn describe<G: Game>(node: &ExportNode) -> String {
     }
     if node.pruned > 0 {
         parts.push(format!("late move pruning, {} moves left out", node.pruned));
+    }
+    if node.distracted > 0 {
+        parts.push(format!(
+            "distraction pruning, {} moves left out",
+            node.distracted
+        ));
     }
     if node.tt_hit {
         parts.push(format!(

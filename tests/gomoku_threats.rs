@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use gametree::engine::api::{Algorithm, EngineSettings};
 use gametree::engine::limits::StopFlag;
-use gametree::engine::{Evaluator, Game, score};
+use gametree::engine::{Evaluator, Game, Neglect, score};
 use gametree::games::gomoku::threat::{ThreatKind, ThreatLimits};
 use gametree::games::gomoku::{Cell, Gomoku, GomokuEval, PatternWeights, Rule};
 
@@ -580,4 +580,54 @@ fn a_vct_of_a_match_game_is_found_with_few_nodes() {
     let line = line.expect("a VCT");
     assert_line_wins(&game, &line, "match game");
     assert!(nodes < 40_000, "{nodes} nodes");
+}
+
+/// A move neglects a threat ([`Game::neglect`]) when the opponent has an open three or a
+/// four and would make no four there (it does not block); it is then far or near each last
+/// stone (more than four points away in rows or columns, or not), and a distraction when far
+/// from both. Never without such a threat, nor with the threat search off.
+#[test]
+fn a_move_that_does_not_block_a_threat_neglects_it() {
+    let neglect = |far_from_theirs, far_from_own| {
+        Some(Neglect {
+            far_from_theirs,
+            far_from_own,
+        })
+    };
+    let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+    // White's open three h8 i8 j8, made last; Black's last stone b6.
+    game.play_line("b2 h8 b4 i8 b6 j8").unwrap();
+    let at = |name: &str| game.parse_move(name).unwrap();
+    assert_eq!(
+        game.neglect(at("o15")),
+        neglect(true, true),
+        "far from j8 and b6"
+    );
+    assert!(game.neglect(at("d13")).is_some_and(Neglect::is_distraction));
+    assert_eq!(game.neglect(at("g8")), None, "blocks the three");
+    assert_eq!(game.neglect(at("n12")), neglect(false, true), "near j8");
+    assert_eq!(game.neglect(at("b10")), neglect(true, false), "near b6");
+    assert!(!game.neglect(at("b10")).is_some_and(Neglect::is_distraction));
+    // The same three, far from both last stones (o1 and o14): g8 and f8 still block (White
+    // would make a four there), d13 does not.
+    let mut far_block = Gomoku::new(15, 5, Rule::Freestyle);
+    far_block.play_line("b2 h8 b4 i8 b6 j8 o1 o14").unwrap();
+    let at = |name: &str| far_block.parse_move(name).unwrap();
+    assert_eq!(
+        far_block.neglect(at("f8")),
+        None,
+        "White would make a four there"
+    );
+    assert_eq!(
+        far_block.neglect(at("g8")),
+        None,
+        "White would make a four there"
+    );
+    assert_eq!(far_block.neglect(at("d13")), neglect(true, true));
+    // Only a two: nothing to neglect.
+    let mut quiet = Gomoku::new(15, 5, Rule::Freestyle);
+    quiet.play_line("b2 h8 b4 i8").unwrap();
+    assert_eq!(quiet.neglect(quiet.parse_move("o15").unwrap()), None);
+    game.set_threats(false);
+    assert_eq!(game.neglect(game.parse_move("o15").unwrap()), None);
 }

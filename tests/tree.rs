@@ -6,10 +6,10 @@
 use gametree::engine::api::{Algorithm, EngineSettings, search};
 use gametree::engine::limits::{Limits, StopFlag};
 use gametree::engine::result::SearchResult;
-use gametree::engine::score::{INFINITY, WIN};
+use gametree::engine::score::{INFINITY, WIN, WIN_THRESHOLD};
 use gametree::engine::stats::SearchStats;
 use gametree::engine::tree::{Bound, NodeKind, SearchObserver, SearchTree, TreeNode, TreeRecorder};
-use gametree::engine::{Evaluator, Game, Player};
+use gametree::engine::{Evaluator, Game, Neglect, Player};
 use gametree::export::{ExportTree, export, to_dot, to_text};
 use gametree::games::dots::Dots;
 use gametree::games::gomoku::{Gomoku, PatternTable};
@@ -820,6 +820,108 @@ fn late_moves_near_the_horizon_of_a_playing_search_are_pruned() {
     .resolved(3, 0);
     let (result, _) = record_with(&game, &eval, &exact, 5_000_000);
     assert_eq!(result.stats.pruned, 0);
+}
+
+/// Whether `mv` is a distraction in `position` ([`Neglect::is_distraction`]).
+fn distraction(position: &Gomoku, mv: <Gomoku as Game>::Move) -> bool {
+    position.neglect(mv).is_some_and(Neglect::is_distraction)
+}
+
+/// `position`'s candidate moves under a playing search's limit.
+fn position_candidates(position: &Gomoku, limit: usize) -> Vec<<Gomoku as Game>::Move> {
+    let mut moves = Vec::new();
+    position.candidate_moves(&mut moves, limit);
+    moves
+}
+
+/// How many moves that ignore a threat far from the play ([`Neglect::is_distraction`]) the
+/// recorded null-window tests fewer than four moves from the horizon searched after a move
+/// that did not lose, how many such tests faced one, and the moves the record says were
+/// left out as distractions; every test that left one out is such a test.
+fn distractions_searched(
+    game: &Gomoku,
+    eval: &<Gomoku as Playable>::Eval,
+    settings: &EngineSettings,
+) -> (usize, usize, u64) {
+    let (result, tree) = record_with(game, eval, settings, 5_000_000);
+    assert!(!tree.truncated);
+    let (mut searched, mut facing, mut left_out) = (0, 0, 0);
+    for (id, node) in tree.nodes.iter().enumerate() {
+        let test = node.depth < 4 && node.beta == node.alpha + 1 && !node.tt_hit;
+        left_out += u64::from(node.distracted);
+        let position = position_at(game, &tree, id);
+        let candidates = position_candidates(&position, settings.candidates);
+        let any = candidates.iter().any(|&mv| distraction(&position, mv));
+        assert!(
+            node.distracted == 0 || (test && any),
+            "distraction pruning at depth {} ({}, {})",
+            node.depth,
+            node.alpha,
+            node.beta
+        );
+        if !test || !any {
+            continue;
+        }
+        facing += 1;
+        // The moves in search order, a test and its re-search as one (the last value).
+        let mut moves: Vec<(<Gomoku as Game>::Move, i32)> = Vec::new();
+        for child in node.children.iter().map(|&c| &tree.nodes[c as usize]) {
+            let (Some(mv), false) = (child.mv, child.kind == NodeKind::Skipped) else {
+                continue;
+            };
+            match moves.last_mut() {
+                Some(last) if last.0 == mv => last.1 = -child.value,
+                _ => moves.push((mv, -child.value)),
+            }
+        }
+        let mut best = -INFINITY;
+        for (i, &(mv, value)) in moves.iter().enumerate() {
+            if i > 0 && best > -WIN_THRESHOLD && distraction(&position, mv) {
+                searched += 1;
+            }
+            best = best.max(value);
+        }
+    }
+    assert!(result.stats.pruned >= left_out);
+    (searched, facing, left_out)
+}
+
+/// Distraction pruning, in a Gomoku playing search: a null-window test fewer than four
+/// moves from the horizon, once a move has been searched and has not lost, leaves out the
+/// moves that ignore the opponent's open three or four far from the last two stones, and
+/// the record says how many (the tree's `~N`); with `pruning` off it searches some (11 in
+/// this search) and leaves none out.
+#[test]
+fn moves_that_ignore_a_threat_far_from_the_play_are_pruned_near_the_horizon() {
+    let (game, eval, playing) = gomoku_playing_search();
+    // Seven moves deep: shallower searches of this position reach few such tests.
+    let playing = EngineSettings {
+        limits: Limits {
+            depth: Some(7),
+            ..playing.limits
+        },
+        ..playing
+    };
+    let (searched, facing, left_out) = distractions_searched(&game, &eval, &playing);
+    assert!(
+        facing > 0,
+        "no test faced a threat with a distraction to leave out"
+    );
+    assert_eq!(
+        searched, 0,
+        "distractions searched in {facing} tests facing a threat"
+    );
+    assert!(left_out > 0, "no distraction left out");
+    let off = EngineSettings {
+        pruning: false,
+        ..playing.clone()
+    };
+    let (searched, facing, left_out) = distractions_searched(&game, &eval, &off);
+    assert!(
+        searched > 0,
+        "none searched without pruning ({facing} tests faced a threat)"
+    );
+    assert_eq!(left_out, 0);
 }
 
 /// Singular extensions, in a Gomoku playing search: a node far enough from the horizon tests

@@ -135,6 +135,23 @@ pub enum Scoring {
     Margin,
 }
 
+/// How a move that leaves a threat unanswered stands to the play ([`Game::neglect`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Neglect {
+    /// Far from the opponent's last move.
+    pub far_from_theirs: bool,
+    /// Far from the mover's own last move.
+    pub far_from_own: bool,
+}
+
+impl Neglect {
+    /// Far from both last moves: a distraction, which a playing search leaves out near its
+    /// horizon.
+    pub fn is_distraction(self) -> bool {
+        self.far_from_theirs && self.far_from_own
+    }
+}
+
 /// A two-player, perfect-information, deterministic game, as the search sees it.
 ///
 /// Contract (checked by the property tests for every game):
@@ -368,6 +385,17 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
     /// the position as if the threat could not be answered. The default is never.
     fn forced_replies(&self, out: &mut Vec<Self::Move>) {
         out.clear();
+    }
+
+    /// Whether `mv` leaves a threat unanswered, and how far it is from where the play is:
+    /// `None` when the side to move faces no threat it must soon answer, or `mv` answers it
+    /// (Gomoku: the opponent has an open three or a four, and would make no four at `mv`);
+    /// otherwise whether `mv` is far from the opponent's last move and from the mover's own.
+    /// A playing search leaves such moves out near its horizon when far from both
+    /// (distraction pruning, [`Neglect::is_distraction`]). The default is `None`.
+    fn neglect(&self, mv: Self::Move) -> Option<Neglect> {
+        let _ = mv;
+        None
     }
 
     /// A heuristic score in words, for the scores a game gives a meaning of their own

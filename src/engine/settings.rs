@@ -116,7 +116,8 @@ pub struct EngineSettings {
     pub reductions: bool,
     /// Full engine, playing searches with a candidate limit (Gomoku): a null-window test one
     /// to three moves from the horizon, facing no four, searches only its first few moves
-    /// (late move pruning).
+    /// (late move pruning), and leaves out the moves that neglect a threat far from the play
+    /// (distraction pruning, [`crate::engine::Neglect::is_distraction`]).
     pub pruning: bool,
     /// Full engine, playing searches with a candidate limit (Gomoku): a null-window test near
     /// the horizon (where the evaluator gives a margin: Gomoku's one and two moves away),
@@ -781,7 +782,7 @@ pub const FIELDS: &[Field] = &[
     },
     Field {
         key: "pruning",
-        about: "full engine: late move pruning near the horizon where candidates are limited (Gomoku)",
+        about: "full engine: late move and distraction pruning near the horizon where candidates are limited (Gomoku)",
         value_name: "",
         label: "",
         full_only: true,

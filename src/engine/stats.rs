@@ -32,8 +32,8 @@ pub struct SearchStats {
     pub reductions: u64,
     /// Reduced moves that beat the best so far and were searched again to the full depth.
     pub reduction_re_searches: u64,
-    /// Late moves left out near the horizon (late move pruning, full engine in a playing
-    /// search with a candidate limit).
+    /// Moves left out near the horizon (late move pruning and distraction pruning, full
+    /// engine in a playing search with a candidate limit).
     pub pruned: u64,
     /// Null-window tests near the horizon that failed high on their static value without a
     /// search (reverse futility pruning, full engine in a playing search with a candidate

@@ -130,6 +130,13 @@ pub trait SearchObserver<M> {
         let _ = count;
     }
 
+    /// The node entered last left out `count` moves that neglected a threat far from the
+    /// play (distraction pruning, [`crate::engine::Neglect::is_distraction`]).
+    #[inline]
+    fn distracted(&mut self, count: u32) {
+        let _ = count;
+    }
+
     /// The node entered last was answered by the transposition table (its value came from
     /// an entry stored by a search `stored_depth` moves deep; it has no children).
     #[inline]
@@ -177,6 +184,10 @@ pub struct TreeNode<M> {
     /// Moves left out by late move pruning here (the last of its candidates).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pruned: u32,
+    /// Moves left out by distraction pruning here: they neglected the opponent's threat far
+    /// from the play ([`crate::engine::Neglect::is_distraction`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub distracted: u32,
     /// On the principal variation.
     pub on_pv: bool,
     /// The value came from the transposition table (the node was not expanded).
@@ -215,6 +226,7 @@ impl<M> TreeNode<M> {
             bound: Bound::Exact,
             skipped: 0,
             pruned: 0,
+            distracted: 0,
             on_pv: false,
             tt_hit: false,
             stored_depth: None,
@@ -585,6 +597,15 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
         }
         if let Some(&index) = self.stack.last() {
             self.tree.nodes[index as usize].pruned = count;
+        }
+    }
+
+    fn distracted(&mut self, count: u32) {
+        if self.skipping > 0 {
+            return;
+        }
+        if let Some(&index) = self.stack.last() {
+            self.tree.nodes[index as usize].distracted = count;
         }
     }
 

@@ -877,7 +877,7 @@ pub fn failed_side(bound: Bound) -> &'static str {
 }
 
 /// The one-line explanation of node `id` of a recorded search: what it is, and what late
-/// move pruning left out of it, if anything.
+/// move pruning and distraction pruning left out of it, if anything.
 pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>) -> String {
     let mut text = explain_node(rec, id, node);
     if node.kind == NodeKind::Extended {
@@ -885,6 +885,17 @@ pub fn explain<G: Playable>(rec: &Recorded<G>, id: u32, node: &TreeNode<G::Move>
             "singular extension: searched {} deep, one more than its siblings, because the \
              singular test before it found no other move near it. {text}",
             plural(node.depth, "move", "moves")
+        );
+    }
+    if node.distracted > 0 {
+        text = format!(
+            "{text}. Distraction pruning: {} not searched at all ({} from the horizon, in a \
+             null-window test facing {}'s open three or four: {} neither blocked it nor came \
+             within four points of the last two stones, and such a move rarely holds)",
+            plural(node.distracted, "move was", "moves were"),
+            plural(node.depth, "move", "moves"),
+            G::side_name(node.to_move.other()),
+            if node.distracted == 1 { "it" } else { "they" },
         );
     }
     if node.pruned == 0 {

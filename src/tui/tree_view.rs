@@ -364,6 +364,7 @@ mod tests {
                 bound: Bound::Exact,
                 skipped: 0,
                 pruned: 0,
+                distracted: 0,
                 on_pv,
                 tt_hit: false,
                 stored_depth: None,

@@ -575,6 +575,10 @@ impl<M: Copy + PartialEq> SearchObserver<M> for Budgeted<'_, M> {
         self.recorder.pruned(count);
     }
 
+    fn distracted(&mut self, count: u32) {
+        self.recorder.distracted(count);
+    }
+
     fn begin_iteration(&mut self, depth: u32) {
         self.recorder.begin_iteration(depth);
     }

@@ -208,6 +208,7 @@ pub fn fake(
             bound: Bound::Exact,
             skipped: 0,
             pruned: 0,
+            distracted: 0,
             on_pv: true,
             tt_hit: false,
             stored_depth: None,

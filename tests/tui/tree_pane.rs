@@ -1468,6 +1468,10 @@ fn singular_tests_and_extended_moves_explain_themselves() {
         (9, "h8 i9 g7 j10 i7"),
         (10, "h8 i9 g7 j10 i7"),
         (10, "h8 i9 g7 j10 i7 k11"),
+        (9, "h8 i9 g7 j10 i7 k11"),
+        (11, "h8 i9 g7 j10 i7"),
+        (10, "h8 i9 g7 j10 i7 h7"),
+        (9, "h8 i9 g7 j10 i7 h7"),
     ];
     let (mut app, tree, id) =
         first_search_with(&searches, true, |_, n| n.kind == NodeKind::Extended)
@@ -1626,6 +1630,37 @@ fn a_pruned_node_shows_and_explains_what_it_left_out() {
         assert!(text.contains(&want), "{w}x{h}: {want} missing:\n{text}");
         if w == 160 {
             assert!(text.contains(&format!("…{pruned}")), "{text}");
+        }
+    }
+}
+
+/// A null-window test near the horizon that left out moves neglecting a threat far from the
+/// play (distraction pruning) marks its row with how many, and its explanation says what was
+/// left out and why, at any size.
+#[test]
+fn a_node_that_left_out_distractions_shows_and_explains_them() {
+    let searches = [
+        (5, "h8 i9 g7 j10 i7"),
+        (6, "h8 i9 g7 j10 i7"),
+        (7, "h8 i9 g7 j10 i7"),
+    ];
+    let (mut app, tree, id) = first_search_with(&searches, false, |_, n| n.distracted > 0)
+        .expect("a node that left out distractions");
+    let left_out = tree.nodes[id].distracted;
+    go_to(&mut app, id as u32);
+    for (w, h) in [(160, 50), (80, 24)] {
+        let buf = render(&mut app, w, h);
+        let text = tree_words(&app, &buf);
+        let unit = if left_out == 1 {
+            "move was"
+        } else {
+            "moves were"
+        };
+        let want = format!("Distraction pruning: {left_out} {unit} not searched at all");
+        assert!(text.contains(&want), "{w}x{h}: {want} missing:\n{text}");
+        if w == 160 {
+            assert!(text.contains("open three or four"), "{text}");
+            assert!(text.contains(&format!("~{left_out}")), "{text}");
         }
     }
 }

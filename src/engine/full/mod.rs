@@ -239,6 +239,12 @@ const CUT_NODE_REDUCTION: u32 = 1;
 /// (docs/performance.md, "Wave 22").
 const PRUNING_KEEPS: [usize; 4] = [usize::MAX, 4, 7, 9];
 
+/// Distraction pruning (playing searches with a candidate limit, switched with late move
+/// pruning, [`Searcher::distraction`]): below this distance from the horizon a null-window
+/// test leaves out the moves that ignore a threat far from the play
+/// ([`super::Neglect::is_distraction`]). Rapfi prunes them below 6 of its plies.
+const DISTRACTION_DEPTH: u32 = 4;
+
 /// Singular extensions (playing searches with a candidate limit, [`Searcher::singular`]):
 /// a node at least this many moves from the horizon whose table move has a lower bound
 /// (or exact value) from a search at most [`SINGULAR_TABLE_SLACK`] plies shallower tests

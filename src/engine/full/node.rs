@@ -7,7 +7,7 @@ use crate::engine::ply::{child_depth, child_key, search_child};
 use crate::engine::score::{self, INFINITY, MARGIN_UNIT, WIN_THRESHOLD};
 use crate::engine::tree::{Bound, NodeKind, SearchObserver};
 use crate::engine::tt::Entry;
-use crate::engine::{Evaluator, Game, Scoring};
+use crate::engine::{Evaluator, Game, Neglect, Scoring};
 
 impl<G, E, O> Searcher<'_, G, E, O>
 where
@@ -232,6 +232,17 @@ where
             .get(depth as usize)
             .copied()
             .unwrap_or(usize::MAX)
+    }
+
+    /// Distraction pruning ([`Neglect::is_distraction`]): a null-window test of a playing
+    /// search that limits its candidates, fewer than [`super::DISTRACTION_DEPTH`] moves from
+    /// the horizon, leaves out a move that ignores a threat far from the play, once a move
+    /// has been searched and has not lost. Switched with late move pruning.
+    fn distraction(&self, game: &G, mv: G::Move, depth: u32, (alpha, beta): (i32, i32)) -> bool {
+        self.settings.pruning
+            && depth < super::DISTRACTION_DEPTH
+            && self.prunes_heuristically(alpha, beta)
+            && game.neglect(mv).is_some_and(Neglect::is_distraction)
     }
 
     /// Whether a node with this window may be pruned by heuristics that can be wrong (late
@@ -682,8 +693,10 @@ where
         let mut searched = 0;
         let mut first = None;
         let mut cut = None;
-        // Late moves left out by late move pruning.
+        // Late moves left out by late move pruning, and moves left out by distraction
+        // pruning.
         let mut pruned = 0;
+        let mut distracted = 0;
         let signed = self.signed_history();
         if signed {
             self.ordering.clear_tried(ply);
@@ -743,6 +756,14 @@ where
                 let Some(mv) = list.pick() else {
                     break;
                 };
+                if searched > 0
+                    && best > -WIN_THRESHOLD
+                    && self.distraction(game, mv, depth, (alpha, beta))
+                {
+                    // Distraction pruning: this move is left out.
+                    distracted += 1;
+                    continue;
+                }
                 let value = if searched == 0 {
                     self.next_cut = !cut_node;
                     self.child(game, mv, depth, ply, low, beta)
@@ -817,6 +838,10 @@ where
         if pruned > 0 {
             self.stats.pruned += u64::from(pruned);
             self.observer.pruned(pruned);
+        }
+        if distracted > 0 {
+            self.stats.pruned += u64::from(distracted);
+            self.observer.distracted(distracted);
         }
         if signed
             && !self.stopped

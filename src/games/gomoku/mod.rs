@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::options::OptionDoc;
 use super::{GameKind, GameOptions, Playable, zobrist_keys};
 use crate::engine::limits::StopFlag;
-use crate::engine::{Game, Outcome, Player, Scoring};
+use crate::engine::{Game, Neglect, Outcome, Player, Scoring};
 use crate::error::{ConfigError, IllegalMove, ParseMoveError};
 pub use eval::{GomokuEval, PatternCounts, PatternTable};
 pub use options::PatternWeights;
@@ -149,6 +149,8 @@ pub struct Gomoku {
     to_move: Player,
     stones: u16,
     last: Option<Cell>,
+    /// The move before the last: the side to move's own last stone.
+    previous: Option<Cell>,
     winner: Option<Player>,
     hash: u64,
     /// Whether the engine may use the threat search ([`threat`]) on this game.
@@ -199,6 +201,7 @@ pub struct GomokuUndo {
     four_lines: [u128; 2],
     three_lines: [u128; 2],
     last: Option<Cell>,
+    previous: Option<Cell>,
 }
 
 impl Gomoku {
@@ -235,6 +238,7 @@ impl Gomoku {
             to_move: Player::First,
             stones: 0,
             last: None,
+            previous: None,
             winner: None,
             hash: 0,
             threats: true,
@@ -790,6 +794,7 @@ impl Game for Gomoku {
             four_lines: self.four_lines,
             three_lines: self.three_lines,
             last: self.last,
+            previous: self.previous,
         };
         let mut won = false;
         let through = self.lines_through(row, col);
@@ -817,6 +822,7 @@ impl Game for Gomoku {
         }
         self.hash ^= KEYS[p * MAX_CELLS + usize::from(mv)] ^ KEYS[SIDE_KEY];
         self.stones += 1;
+        self.previous = self.last;
         self.last = Some(mv);
         self.to_move = self.to_move.other();
         undo
@@ -852,6 +858,7 @@ impl Game for Gomoku {
         self.four_lines = undo.four_lines;
         self.three_lines = undo.three_lines;
         self.last = undo.last;
+        self.previous = undo.previous;
         // A won game has no moves, so the move taken back was the only one that could win.
         self.winner = None;
         self.stones -= 1;
@@ -961,6 +968,10 @@ impl Game for Gomoku {
         if self.threats {
             self.forced_replies(out);
         }
+    }
+
+    fn neglect(&self, mv: Cell) -> Option<Neglect> {
+        if self.threats { self.neglect(mv) } else { None }
     }
 
     fn move_index(&self, mv: Cell) -> usize {

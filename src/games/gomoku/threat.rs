@@ -22,7 +22,7 @@ use super::eval::point_score;
 use super::shape::Shape;
 use super::{Cell, Gomoku, MAX_CELLS};
 use crate::engine::limits::StopFlag;
-use crate::engine::{Game, Player};
+use crate::engine::{Game, Neglect, Player};
 
 /// What the attacker may threaten with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +73,10 @@ const VCT_THREE_REACH: usize = 2;
 /// A set of cells (dedupes moves found along several lines).
 #[derive(Clone, Copy)]
 struct CellSet([u64; MAX_CELLS.div_ceil(64)]);
+
+/// How far (in rows or columns) a move may be from a stone and still count as near it
+/// ([`Gomoku::neglect`]): four, as in Rapfi.
+const FAR: usize = 4;
 
 impl CellSet {
     fn new() -> Self {
@@ -568,6 +572,33 @@ impl Gomoku {
         if let (_, Some(block)) = self.five_point(me.other()) {
             out.push(block);
         }
+    }
+
+    /// See [`Game::neglect`]: `None` unless the opponent has an open three or a four and
+    /// would make no four at `mv` (so `mv` neither blocks the threat nor takes one of its
+    /// points); then whether `mv` is more than [`FAR`] points (in rows or columns) from the
+    /// opponent's last stone and from the mover's own. Rapfi's "distract" and "useless
+    /// defend" moves (its search.cpp, steps 12 and 15).
+    pub(super) fn neglect(&self, mv: Cell) -> Option<Neglect> {
+        let them = self.pattern_counts(self.to_move().other());
+        if them.get(Shape::OpenThree) == 0 && them.fours() == 0 {
+            return None;
+        }
+        let (row, col) = self.row_col(mv);
+        let (_, theirs) = super::eval::point_keys(self, self.to_move().index(), row, col);
+        if (0..4).any(|d| (theirs >> (3 * d)) & 7 >= Shape::ClosedFour as usize) {
+            return None;
+        }
+        let far = |other: Option<Cell>| {
+            other.is_some_and(|other| {
+                let (r, c) = self.row_col(other);
+                row.abs_diff(r).max(col.abs_diff(c)) > FAR
+            })
+        };
+        Some(Neglect {
+            far_from_theirs: far(self.last_move()),
+            far_from_own: far(self.previous),
+        })
     }
 
     /// A forced win for the side to move by `kind` threats within `limits`: the line from

@@ -149,6 +149,10 @@ fn row_line<'a, G: Playable>(
             // Left out by late move pruning: not a cut-off, so not the cut-off's mark.
             parts.push((format!(" …{}", node.pruned), theme.cut));
         }
+        if node.distracted > 0 {
+            // Left out as distractions from a threat: not a cut-off either.
+            parts.push((format!(" ~{}", node.distracted), theme.cut));
+        }
         if node.tt_hit {
             // The depth of the search that stored the entry: a deeper one than this node's
             // is what makes a table answer worth trusting here.
