@@ -717,6 +717,47 @@ fn late_moves_of_a_playing_search_are_tested_shallower_first() {
     assert_eq!(result.stats.reductions, 0);
 }
 
+/// Late moves that neglect a threat ([`Game::neglect`]: the opponent has an open three or a
+/// four the move does not block), in a Gomoku playing search: their reduced tests are two
+/// plies shallower still when far from the opponent's last stone and one more when far from
+/// the mover's own, beyond the ply every reduced test loses (or as shallow as a test goes).
+#[test]
+fn late_moves_that_neglect_a_threat_are_reduced_more() {
+    let (game, eval, playing) = gomoku_playing_search();
+    let playing = EngineSettings {
+        limits: Limits {
+            depth: Some(7),
+            ..playing.limits
+        },
+        ..playing
+    };
+    let (_, tree) = record_with(&game, &eval, &playing, 5_000_000);
+    assert!(!tree.truncated);
+    let mut neglecting = 0;
+    for (node, parent, _) in nodes_of_kind(&tree, NodeKind::Reduced) {
+        let parent_id = node.parent.unwrap() as usize;
+        let position = position_at(&game, &tree, parent_id);
+        let Some(neglect) = position.neglect(node.mv.unwrap()) else {
+            continue;
+        };
+        let more = 2 * u32::from(neglect.far_from_theirs) + u32::from(neglect.far_from_own);
+        if more == 0 {
+            continue;
+        }
+        neglecting += 1;
+        assert!(
+            node.depth == 0 || node.depth + 2 + more <= parent.depth,
+            "{neglect:?}: tested {} deep below a node {} deep",
+            node.depth,
+            parent.depth
+        );
+    }
+    assert!(
+        neglecting > 0,
+        "no reduced test of a move that neglects a threat"
+    );
+}
+
 /// Expected cut nodes, in a Gomoku playing search: the same late move (by its parent's
 /// depth and its place in the search order) is tested at one of two depths a ply apart,
 /// the deeper one below every node on the principal variation (a window wider than null,

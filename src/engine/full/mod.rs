@@ -20,9 +20,11 @@
 //! Late move reductions apply only in such playing searches too: a node's later moves are
 //! first tested with a null window one or more plies shallower (more the further the node is
 //! from its horizon and the later the move, and one more at an expected cut node: a
-//! null-window node expected to fail high, [`CUT_NODE_REDUCTION`]), and searched to the full
-//! depth only when the test says they beat the best so far. So do late move pruning,
-//! reverse futility pruning and singular extensions: a node at least [`SINGULAR_FROM_DEPTH`]
+//! null-window node expected to fail high, [`CUT_NODE_REDUCTION`], and more for a move that
+//! neglects a threat far from the play, [`neglect_plies`]), and searched to the full depth
+//! only when the test says they beat the best so far. So do late move pruning (and
+//! distraction pruning, [`DISTRACTION_DEPTH`]), reverse futility pruning and singular
+//! extensions: a node at least [`SINGULAR_FROM_DEPTH`]
 //! moves from the horizon whose table move has a good lower bound is first searched without
 //! that move, at half the depth, against the table's value less a margin; if no other move
 //! reaches it, the table move is the only good one and is searched one ply deeper; if one
@@ -219,6 +221,16 @@ const LMR_SCALE: f64 = 0.75;
 fn reduction_plies(depth: u32, index: usize) -> u32 {
     let steps = (f64::from(depth).ln() * (index as f64).ln() / LMR_SCALE) as u32;
     (REDUCTION * steps.max(1)).min(depth.saturating_sub(1))
+}
+
+/// How many plies more a late move that neglects a threat ([`super::Game::neglect`]) is
+/// reduced: two when it is far from the opponent's last move, one more when far from the
+/// mover's own (Rapfi's "useless defend move"; its search.cpp, step 15). Against Rapfi at
+/// 300 ms with distraction pruning: docs/performance.md, "Wave 35".
+fn neglect_plies(neglect: Option<super::Neglect>) -> u32 {
+    neglect.map_or(0, |n| {
+        2 * u32::from(n.far_from_theirs) + u32::from(n.far_from_own)
+    })
 }
 
 /// How many plies more a late move of an expected cut node is reduced ([`PlyStack::cut`]):

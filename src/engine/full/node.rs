@@ -342,6 +342,7 @@ where
         let Some(less) = self.reduction(depth, index, ply) else {
             return self.sibling(game, mv, depth, ply, low, beta);
         };
+        let less = (less + super::neglect_plies(game.neglect(mv))).min(depth - 1);
         self.stats.reductions += 1;
         self.observer.label_next(NodeKind::Reduced);
         self.next_cut = true;
