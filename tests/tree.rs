@@ -605,6 +605,20 @@ fn gomoku_playing_search() -> (Gomoku, <Gomoku as Playable>::Eval, EngineSetting
     (game, eval, playing)
 }
 
+/// [`gomoku_playing_search`] seven moves deep: shallower searches of its position reach few
+/// null-window tests near the horizon that face a threat.
+fn gomoku_threat_search() -> (Gomoku, <Gomoku as Playable>::Eval, EngineSettings) {
+    let (game, eval, playing) = gomoku_playing_search();
+    let playing = EngineSettings {
+        limits: Limits {
+            depth: Some(7),
+            ..playing.limits
+        },
+        ..playing
+    };
+    (game, eval, playing)
+}
+
 /// The recorded nodes of `kind`, each with its parent and its place among the parent's
 /// children.
 fn nodes_of_kind<M>(
@@ -723,14 +737,7 @@ fn late_moves_of_a_playing_search_are_tested_shallower_first() {
 /// the mover's own, beyond the ply every reduced test loses (or as shallow as a test goes).
 #[test]
 fn late_moves_that_neglect_a_threat_are_reduced_more() {
-    let (game, eval, playing) = gomoku_playing_search();
-    let playing = EngineSettings {
-        limits: Limits {
-            depth: Some(7),
-            ..playing.limits
-        },
-        ..playing
-    };
+    let (game, eval, playing) = gomoku_threat_search();
     let (_, tree) = record_with(&game, &eval, &playing, 5_000_000);
     assert!(!tree.truncated);
     let mut neglecting = 0;
@@ -934,15 +941,7 @@ fn distractions_searched(
 /// this search) and leaves none out.
 #[test]
 fn moves_that_ignore_a_threat_far_from_the_play_are_pruned_near_the_horizon() {
-    let (game, eval, playing) = gomoku_playing_search();
-    // Seven moves deep: shallower searches of this position reach few such tests.
-    let playing = EngineSettings {
-        limits: Limits {
-            depth: Some(7),
-            ..playing.limits
-        },
-        ..playing
-    };
+    let (game, eval, playing) = gomoku_threat_search();
     let (searched, facing, left_out) = distractions_searched(&game, &eval, &playing);
     assert!(
         facing > 0,
