@@ -226,7 +226,8 @@ fn reduction_plies(depth: u32, index: usize) -> u32 {
 /// How many plies more a late move that neglects a threat ([`super::Game::neglect`]) is
 /// reduced: two when it is far from the opponent's last move, one more when far from the
 /// mover's own (Rapfi's "useless defend move"; its search.cpp, step 15). Against Rapfi at
-/// 300 ms with distraction pruning: docs/performance.md, "Wave 35".
+/// 300 ms with distraction pruning: docs/performance.md, "Wave 35"; 1 + 1 plies scored no
+/// better ("Wave 36").
 fn neglect_plies(neglect: Option<super::Neglect>) -> u32 {
     neglect.map_or(0, |n| {
         2 * u32::from(n.far_from_theirs) + u32::from(n.far_from_own)
@@ -248,13 +249,15 @@ const CUT_NODE_REDUCTION: u32 = 1;
 /// seven at two won 63 - 57 and 66.5 - 53.5 against the same engine without pruning
 /// (docs/performance.md, "Wave 9"); nine at three moves (of 12 to 14 candidates there)
 /// since wave 22: 285.5 of 600 against PentaZen, +22 of 360 where a base ran beside it
-/// (docs/performance.md, "Wave 22").
+/// (docs/performance.md, "Wave 22"). Keeping 11 four moves from the horizon (Rapfi's
+/// move-count pruning goes on at every depth) lost clearly (docs/performance.md, "Wave 36").
 const PRUNING_KEEPS: [usize; 4] = [usize::MAX, 4, 7, 9];
 
 /// Distraction pruning (playing searches with a candidate limit, switched with late move
 /// pruning, [`Searcher::distraction`]): below this distance from the horizon a null-window
 /// test leaves out the moves that ignore a threat far from the play
-/// ([`super::Neglect::is_distraction`]). Rapfi prunes them below 6 of its plies.
+/// ([`super::Neglect::is_distraction`]). Rapfi prunes them below 6 of its plies; below 5
+/// and 6 of ours scored no better against Rapfi (docs/performance.md, "Wave 36").
 const DISTRACTION_DEPTH: u32 = 4;
 
 /// Singular extensions (playing searches with a candidate limit, [`Searcher::singular`]):

@@ -75,7 +75,8 @@ const VCT_THREE_REACH: usize = 2;
 struct CellSet([u64; MAX_CELLS.div_ceil(64)]);
 
 /// How far (in rows or columns) a move may be from a stone and still count as near it
-/// ([`Gomoku::neglect`]): four, as in Rapfi.
+/// ([`Gomoku::neglect`]): four, as in Rapfi. Three and five both scored below it against
+/// Rapfi (docs/performance.md, "Wave 36").
 const FAR: usize = 4;
 
 impl CellSet {
