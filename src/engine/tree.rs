@@ -501,13 +501,19 @@ impl<M: Copy + PartialEq> TreeRecorder<M> {
         }
     }
 
+    /// The node entered last, if it is being recorded (not past the budget).
+    fn entered_last(&mut self) -> Option<&mut TreeNode<M>> {
+        if self.skipping > 0 {
+            return None;
+        }
+        let &index = self.stack.last()?;
+        self.tree.nodes.get_mut(index as usize)
+    }
+
     /// Gives the node entered last a new kind (it was cut without a search).
     fn relabel(&mut self, kind: NodeKind) {
-        if self.skipping > 0 {
-            return;
-        }
-        if let Some(&index) = self.stack.last() {
-            self.tree.nodes[index as usize].kind = kind;
+        if let Some(node) = self.entered_last() {
+            node.kind = kind;
         }
     }
 }
@@ -592,29 +598,19 @@ impl<M: Copy + PartialEq> SearchObserver<M> for TreeRecorder<M> {
     }
 
     fn pruned(&mut self, count: u32) {
-        if self.skipping > 0 {
-            return;
-        }
-        if let Some(&index) = self.stack.last() {
-            self.tree.nodes[index as usize].pruned = count;
+        if let Some(node) = self.entered_last() {
+            node.pruned = count;
         }
     }
 
     fn distracted(&mut self, count: u32) {
-        if self.skipping > 0 {
-            return;
-        }
-        if let Some(&index) = self.stack.last() {
-            self.tree.nodes[index as usize].distracted = count;
+        if let Some(node) = self.entered_last() {
+            node.distracted = count;
         }
     }
 
     fn tt_hit(&mut self, stored_depth: u32) {
-        if self.skipping > 0 {
-            return;
-        }
-        if let Some(&index) = self.stack.last() {
-            let node = &mut self.tree.nodes[index as usize];
+        if let Some(node) = self.entered_last() {
             node.tt_hit = true;
             node.stored_depth = Some(stored_depth);
         }
