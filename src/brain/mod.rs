@@ -45,9 +45,13 @@ const DEFAULT_TURN: Duration = Duration::from_secs(5);
 /// Time per move for `timeout_turn 0` ("as fast as possible"): a shallow search.
 const FASTEST_TURN: Duration = Duration::from_millis(20);
 /// Kept back from every turn limit for starting the search, answering and a loaded
-/// machine's scheduling delays; a tenth of the turn when that is more (and never more than
-/// half the turn). The engine reads its clock every 256 nodes, about a millisecond.
+/// machine's scheduling delays; a twentieth of the turn when that is more (and never more
+/// than half the turn). The engine reads its clock every 256 nodes, about a millisecond,
+/// and answers within a few of its budget. A tenth until wave 37: at 1 s a move that left
+/// the search 900 ms where Rapfi thinks 970 (docs/performance.md, "Wave 37").
 const TURN_MARGIN: Duration = Duration::from_millis(40);
+/// The turn limit is kept back by at least this fraction of it ([`TURN_MARGIN`]).
+const TURN_MARGIN_SHARE: u32 = 20;
 /// The most search threads `INFO thread_num` may ask for (the settings' own limit).
 const MAX_THREADS: u64 = 256;
 /// Kept back from the match's remaining time.
@@ -197,7 +201,7 @@ impl Clock {
         if turn.is_zero() {
             return FASTEST_TURN;
         }
-        let margin = TURN_MARGIN.max(turn / 10);
+        let margin = TURN_MARGIN.max(turn / TURN_MARGIN_SHARE);
         let mut budget = turn.saturating_sub(margin).max(turn / 2);
         let match_limited = self.match_limit > 0
             || self
@@ -877,10 +881,10 @@ mod tests {
             time_left: left,
             match_limit: limit,
         };
-        assert_eq!(clock(None, None, 0).budget(), Duration::from_millis(4500));
+        assert_eq!(clock(None, None, 0).budget(), Duration::from_millis(4750));
         assert_eq!(
             clock(Some(1000), None, 0).budget(),
-            Duration::from_millis(900)
+            Duration::from_millis(950)
         );
         assert_eq!(
             clock(Some(300), None, 0).budget(),
@@ -891,7 +895,7 @@ mod tests {
         // Unlimited match time is sent as 2^31 - 1 and does not count.
         assert_eq!(
             clock(Some(1000), Some(UNLIMITED_TIME_LEFT), 0).budget(),
-            Duration::from_millis(900)
+            Duration::from_millis(950)
         );
         // 10.5 s left of a limited match: (10500 - 500) / 20 = 500 ms.
         assert_eq!(
