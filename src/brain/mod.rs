@@ -47,8 +47,8 @@ const FASTEST_TURN: Duration = Duration::from_millis(20);
 /// Kept back from every turn limit for starting the search, answering and a loaded
 /// machine's scheduling delays; a twentieth of the turn when that is more (and never more
 /// than half the turn). The engine reads its clock every 256 nodes, about a millisecond,
-/// and answers within a few of its budget. A tenth until wave 37: at 1 s a move that left
-/// the search 900 ms where Rapfi thinks 970 (docs/performance.md, "Wave 37").
+/// and answers within a few milliseconds of its budget. A tenth until wave 37: at 1 s a move
+/// that left the search 900 ms where Rapfi thinks 970 (docs/performance.md, "Wave 37").
 const TURN_MARGIN: Duration = Duration::from_millis(40);
 /// The turn limit is kept back by at least this fraction of it ([`TURN_MARGIN`]).
 const TURN_MARGIN_SHARE: u32 = 20;
