@@ -6,7 +6,8 @@ usage:
       replays each game of a `gametree tournament --games-out` file to the judge (a Gomocup
       brain command, e.g. Rapfi) at MS a position, from the end of the opening until the
       judge has seen a forced win twice in a row; one JSON line a game with the judge's
-      value (Black's view, a forced win as +-20000) and move in every position swept
+      value (Black's view; a forced win in n plies as +-(30000 - n), as tools/move-loss
+      reads it) and move in every position swept
   mates.py positions sweeps.jsonl > positions.json
       the first position of each game where the judge saw a forced win, with the winner to
       move (one ply later when the first sighting had the loser to move)
@@ -19,83 +20,28 @@ bottom); the protocol's X,Y counts columns from the left and rows from the top, 
 """
 
 import json
-import re
-import subprocess
+import os
 import sys
 
-SIZE = 15
-MATE = 20000
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "move-loss"))
+from loss import MATE, Brain  # noqa: E402  (the Gomocup brain driver and its values)
+
+# A value this close to MATE is a forced win (`+M…`: MATE less its plies); Rapfi also
+# prints plain values near 30000 (29449 once), which are not counted.
+WIN = MATE - 256
 
 
-def protocol_point(move):
-    return ord(move[0]) - 97, SIZE - int(move[1:])
+def brain(command, ms):
+    """A Gomocup brain on a 15x15 board, MS a move, no match limit."""
+    return Brain(command, ("timeout_turn %d" % ms,))
 
 
-def notation(x, y):
-    return "%s%d" % (chr(97 + x), SIZE - y)
-
-
-class Brain:
-    """A Gomocup brain on a 15x15 board with a fixed time a move and no match limit."""
-
-    def __init__(self, command, ms):
-        self.proc = subprocess.Popen(
-            command.split(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.send("START %d" % SIZE)
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit("%s: no OK to START" % command)
-            if line.strip() == "OK":
-                break
-        for info in ("timeout_turn %d" % ms, "timeout_match 100000000", "time_left 100000000"):
-            self.send("INFO " + info)
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def think(self, moves):
-        """The brain's move in the position after `moves`, and its last value line."""
-        side = len(moves) % 2
-        self.send("BOARD")
-        for i, move in enumerate(moves):
-            x, y = protocol_point(move)
-            self.send("%d,%d,%d" % (x, y, 1 if i % 2 == side else 2))
-        self.send("DONE")
-        value_line = ""
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit("the brain exited")
-            line = line.strip()
-            if line.startswith("MESSAGE") and re.search(r"(\bev |Eval )", line):
-                value_line = line
-            if re.match(r"^\d+,\d+$", line):
-                x, y = map(int, line.split(","))
-                return notation(x, y), value_line
-
-    def close(self):
-        self.send("END")
-
-
-def value_of(line):
-    """The side to move's value in a MESSAGE line: +-MATE for a forced win or loss."""
-    m = re.search(r"(?:\bev|Eval) ([+-]?)(M?)(\d+)", line)
-    if not m:
-        return 0
-    sign = -1 if m.group(1) == "-" else 1
-    return sign * (MATE if m.group(2) else int(m.group(3)))
+def is_win(value):
+    return value is not None and value >= WIN
 
 
 def collect(judge, ms, games_file, wanted):
-    brain = Brain(judge, ms)
+    player = brain(judge, ms)
     for line in open(games_file):
         if line.startswith("#"):
             continue
@@ -105,18 +51,18 @@ def collect(judge, ms, games_file, wanted):
         moves, opening = game[6].split(), int(game[5])
         values, best = [], []
         for ply in range(opening, len(moves)):
-            move, text = brain.think(moves[:ply])
-            value = value_of(text)
+            move, value = player.ask(moves[:ply])
+            value = max(-MATE, min(MATE, value or 0))
             values.append(value if ply % 2 == 0 else -value)
             best.append(move)
-            if len(values) >= 2 and abs(values[-1]) == MATE and abs(values[-2]) == MATE:
+            if len(values) >= 2 and abs(values[-1]) >= WIN and abs(values[-2]) >= WIN:
                 break
         print(json.dumps({
             "game": game[0], "first": game[1], "second": game[2], "result": game[3],
             "opening": opening, "moves": moves, "black_value": values, "judge_best": best,
         }))
         sys.stdout.flush()
-    brain.close()
+    player.send("END")
 
 
 def positions(sweeps):
@@ -125,13 +71,13 @@ def positions(sweeps):
         sweep = json.loads(line)
         values, opening = sweep["black_value"], sweep["opening"]
         for i, value in enumerate(values):
-            if abs(value) != MATE:
+            if abs(value) < WIN:
                 continue
             ply = opening + i
             black_wins = value > 0
             if (ply % 2 == 0) != black_wins:
                 i, ply = i + 1, ply + 1
-            if i < len(values) and abs(values[i]) == MATE and ply < len(sweep["moves"]) - 2:
+            if i < len(values) and abs(values[i]) >= WIN and ply < len(sweep["moves"]) - 2:
                 out.append({
                     "game": sweep["game"], "moves": sweep["moves"][:ply],
                     "winner": "black" if black_wins else "white",
@@ -144,12 +90,9 @@ def positions(sweeps):
 
 def find(command, ms, positions_file):
     wins = json.load(open(positions_file))
-    brain = Brain(command, ms)
-    found = []
-    for position in wins:
-        _, text = brain.think(position["moves"])
-        found.append(value_of(text) == MATE)
-    brain.close()
+    player = brain(command, ms)
+    found = [is_win(player.ask(position["moves"])[1]) for position in wins]
+    player.send("END")
     print("%s at %d ms: %d of %d forced wins found" % (command, ms, sum(found), len(found)))
     print(" ".join("%s:%s" % (p["game"], "W" if f else ".") for p, f in zip(wins, found)))
 

@@ -59,10 +59,15 @@ def notation(answer):
 
 class Brain:
     def __init__(self, command, infos):
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+        # Run in the brain's own directory (Rapfi finds its model there), so a relative
+        # path to it is made absolute first.
+        args = shlex.split(command)
+        if os.sep in args[0]:
+            args[0] = os.path.abspath(args[0])
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, bufsize=1,
-                                     cwd=os.path.dirname(shlex.split(command)[0]) or None)
+                                     cwd=os.path.dirname(args[0]) or None)
         self.send('START 15')
         while not self.proc.stdout.readline().startswith('OK'):
             pass
@@ -87,7 +92,8 @@ class Brain:
             if not line:
                 sys.exit('the brain ended')
             line = line.strip()
-            found = re.search(r'[Ee]val:? ([+-]?M?\d+)', line)
+            # Rapfi's `Eval +M9`, gametree's `ev +M9`.
+            found = re.search(r'(?:[Ee]val:?|\bev) ([+-]?M?\d+)', line)
             if found:
                 evaluation = found.group(1)
             if re.fullmatch(r'\d+,\d+', line):
