@@ -299,6 +299,70 @@ fn facing_an_open_three_every_move_left_out_loses() {
 }
 
 #[test]
+fn facing_a_four_three_every_move_left_out_loses() {
+    // Facing a point where the opponent would make a four and an open three (or two fours),
+    // with no open three or four on the board, the candidates are only its answers and the
+    // mover's own fours. Every point left out must lose by force: after it, the opponent
+    // wins by continuous fours.
+    use gametree::games::gomoku::shape::Shape;
+    let mut pruned = 0;
+    let mut left_out = 0;
+    for seed in 0..2000 {
+        let game = tactical_position(15, 6 + (seed % 16) as usize, seed);
+        if game.winner().is_some() {
+            continue;
+        }
+        let me = game.to_move();
+        let them = me.other();
+        if game.pattern_counts(them).get(Shape::OpenThree) > 0
+            || game.pattern_counts(me).fours() > 0
+            || game.pattern_counts(them).fours() > 0
+        {
+            continue;
+        }
+        let mut kept = Vec::new();
+        game.candidate_moves(&mut kept, 12);
+        if kept.len() == 12 {
+            // Not narrowed by an answer set (or one as large as the limit): nothing to check.
+            continue;
+        }
+        let mut all = Vec::new();
+        game.legal_moves(&mut all);
+        // The ranking considers the points near stones (Chebyshev distance 2) only.
+        let n = game.size();
+        let near = |mv: Cell| {
+            let (row, col) = game.row_col(mv);
+            (row.saturating_sub(2)..=(row + 2).min(n - 1)).any(|r| {
+                (col.saturating_sub(2)..=(col + 2).min(n - 1)).any(|c| game.stone(r, c).is_some())
+            })
+        };
+        for mv in all.into_iter().filter(|&m| !kept.contains(&m) && near(m)) {
+            let mut after = game.clone();
+            after.play(mv);
+            let limits = ThreatLimits {
+                nodes: 100_000,
+                depth: 4,
+                deadline: None,
+                stop: None,
+            };
+            let (line, _) = after.threat_win(ThreatKind::Vcf, limits);
+            assert!(
+                line.is_some(),
+                "seed {seed}: {} left out but the opponent has no win by fours; kept {:?}\n{game}",
+                game.format_move(mv),
+                kept.iter()
+                    .map(|&m| game.format_move(m))
+                    .collect::<Vec<_>>()
+            );
+            left_out += 1;
+        }
+        pruned += 1;
+    }
+    println!("positions facing a four-three: {pruned}, moves left out: {left_out}");
+    assert!(pruned >= 10, "too few positions: {pruned}");
+}
+
+#[test]
 fn forced_replies_are_the_block_of_a_four() {
     // At a playing search's horizon a side that must block a four searches only the block.
     // A side with a four of its own (it makes five) or facing none is not forced.
@@ -630,4 +694,25 @@ fn a_move_that_does_not_block_a_threat_neglects_it() {
     assert_eq!(quiet.neglect(quiet.parse_move("o15").unwrap()), None);
     game.set_threats(false);
     assert_eq!(game.neglect(game.parse_move("o15").unwrap()), None);
+}
+
+#[test]
+fn facing_a_four_three_only_its_answers_and_counters_are_candidates() {
+    // White (O) would make a four (e8-h8, blocked at d8) and an open three (h8-h10) at h8.
+    // Black answers by taking h8, by the four's block i8, by an end of the three (h7,
+    // h11; h6 and h12 leave it open), or by making i8 a four of its own, so that the block
+    // gains the tempo back (i9 or i7, beside i10 i11, which i12 closes).
+    let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+    let moves = [
+        "d8", "e8", "i10", "f8", "i11", "g8", "a15", "h9", "o15", "h10", "o1", "i12",
+    ];
+    for text in moves {
+        let mv = game.parse_move(text).unwrap();
+        game.play(mv);
+    }
+    let mut kept = Vec::new();
+    game.candidate_moves(&mut kept, 12);
+    let mut kept: Vec<String> = kept.iter().map(|&m| game.format_move(m)).collect();
+    kept.sort();
+    assert_eq!(kept, ["h11", "h7", "h8", "i7", "i8", "i9"], "\n{game}");
 }

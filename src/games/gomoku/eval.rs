@@ -991,25 +991,13 @@ fn rank(
         // Facing an open three (and no four to answer or make five with), only the moves
         // that stop it or make a four of the mover's own can avoid an open four next move:
         // the rest are lost, so the node searches those few and can go deeper.
-        defences.clear();
-        if game.open_three_defences(defences) && !defences.is_empty() {
-            let mut answers = [0u64; super::MAX_CELLS.div_ceil(64)];
-            for &cell in defences.iter() {
-                if let Some(word) = answers.get_mut(usize::from(cell) / 64) {
-                    *word |= 1 << (cell % 64);
-                }
-            }
-            let answers_kept = retain_keys(ranked, |key| {
-                let cell = (key & 0xFFFF) as usize;
-                answers
-                    .get(cell / 64)
-                    .is_some_and(|word| word >> (cell % 64) & 1 != 0)
-            });
-            // None of them near stones: the whole ranking stays (nothing was moved).
-            if answers_kept > 0 {
-                count = answers_kept;
-            }
+        if game.open_three_defences(defences) {
+            count = keep_answers(ranked, count, defences);
         }
+    } else if game.combination_defences(defences) {
+        // The same facing a point where the opponent would make a four and an open three
+        // (or two fours): any other move loses to it within three of its moves.
+        count = keep_answers(ranked, count, defences);
     }
     let kept = keep_smallest(&mut ranked[..count], limit);
     out.extend(ranked[..kept].iter().map(|&key| key as Cell));
@@ -1019,6 +1007,27 @@ fn rank(
         game.legal_moves(out);
         out.truncate(limit);
     }
+}
+
+/// Moves the keys of the points in `answers` to the front of `ranked[..count]` and returns
+/// how many there are; `count` when there are none among them (none near the stones: the
+/// whole ranking stays).
+fn keep_answers(ranked: &mut [u64], count: usize, answers: &[Cell]) -> usize {
+    if answers.is_empty() {
+        return count;
+    }
+    let mut set = [0u64; super::MAX_CELLS.div_ceil(64)];
+    for &cell in answers {
+        if let Some(word) = set.get_mut(usize::from(cell) / 64) {
+            *word |= 1 << (cell % 64);
+        }
+    }
+    let kept = retain_keys(&mut ranked[..count], |key| {
+        let cell = (key & 0xFFFF) as usize;
+        set.get(cell / 64)
+            .is_some_and(|word| word >> (cell % 64) & 1 != 0)
+    });
+    if kept > 0 { kept } else { count }
 }
 
 /// Moves the keys `keep` accepts to the front of `keys`, in their order, and returns how

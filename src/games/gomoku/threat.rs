@@ -93,6 +93,27 @@ impl CellSet {
     }
 }
 
+/// A point where a player's stone would make two fours, or a four and an open three
+/// ([`Gomoku::combination_defences`]).
+#[derive(Clone, Copy)]
+struct Combination {
+    cell: Cell,
+    /// The shapes the stone would make, per direction (as [`Gomoku::lines_through`]).
+    shapes: [Shape; 4],
+    /// With a lone four, the point that blocks it.
+    block: Option<Cell>,
+}
+
+/// At most this many [`Combination`]s are answered at once: more than one answer rarely
+/// exists, and past that the search proves the loss.
+const MAX_COMBINATIONS: usize = 4;
+
+/// Whether a stone making `shapes` makes two fours, or a four and an open three.
+fn is_combination(shapes: &[Shape; 4]) -> bool {
+    let fours = shapes.iter().filter(|s| s.is_four()).count();
+    fours >= 2 || fours == 1 && shapes.contains(&Shape::OpenThree)
+}
+
 /// The shape at position `pos` of a line's codes ([`super::shape::LineShapes::codes`]).
 #[inline]
 fn code_shape(codes: u64, pos: u32) -> Shape {
@@ -552,6 +573,188 @@ impl Gomoku {
     /// False when the mover is not forced to answer one.
     pub(super) fn open_three_defences(&self, out: &mut Vec<Cell>) -> bool {
         defences(self, ThreatKind::Vct, out)
+    }
+
+    /// The side to move's answers to the opponent's combination points (see
+    /// [`Combination`]: a point where the opponent's stone would make two fours, or a four
+    /// and an open three, so that it wins in three moves): the points after which none of
+    /// them is left (the combination point itself, a point of one of its lines that spoils
+    /// the four or the three), the points after which the block of a lone four would make
+    /// a four of the mover's own (so the block gains the tempo back), and the mover's own
+    /// fours. Every other move loses to the combination (Rapfi's move picker searches the
+    /// same set, its `DEFEND_B4F3` stage). False when the opponent has no such point, or
+    /// only ones whose four the mover's block would answer with a four already.
+    pub(super) fn combination_defences(&self, out: &mut Vec<Cell>) -> bool {
+        out.clear();
+        let me = self.to_move();
+        let them = me.other();
+        let counts = self.pattern_counts(them);
+        // A combination needs a three to make its four and a two or a second three.
+        let threes = counts.get(Shape::ClosedThree) + counts.get(Shape::OpenThree);
+        if threes == 0 || threes + counts.get(Shape::OpenTwo) < 2 {
+            return false;
+        }
+        let mut found = [None; MAX_COMBINATIONS];
+        let mut count = 0;
+        let mut seen = CellSet::new();
+        self.scan_line_points(them, HAS_THREE, |shape, index, pos| {
+            if shape.is_four() {
+                let cell = self.line_point(index, pos);
+                if seen.insert(cell)
+                    && let Some(combination) = self.combination_at(cell, them)
+                {
+                    found[count] = Some(combination);
+                    count += 1;
+                    if count == MAX_COMBINATIONS {
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        let combinations = || found[..count].iter().flatten();
+        let Some(first) = combinations().next() else {
+            return false;
+        };
+        // The points that can answer: those of the combinations' lines and of their blocks'
+        // lines, within a five's reach, and the mover's fours.
+        let mut candidates = Vec::with_capacity(64);
+        let mut seen = CellSet::new();
+        for combination in combinations() {
+            self.near_points(combination.cell, &mut seen, &mut candidates);
+            if let Some(block) = combination.block {
+                self.near_points(block, &mut seen, &mut candidates);
+            }
+        }
+        let mut fours = Vec::new();
+        self.line_moves(
+            me,
+            HAS_THREE,
+            Shape::is_four,
+            &mut CellSet::new(),
+            &mut fours,
+        );
+        for &cell in &candidates {
+            if combinations().all(|k| self.answers(cell, me, k)) {
+                out.push(cell);
+            }
+        }
+        if out.is_empty() {
+            // No single point answers them all: every move loses, and the answers to one
+            // of them give the search the line to prove it.
+            out.extend(candidates.iter().filter(|&&c| self.answers(c, me, first)));
+        }
+        for cell in fours {
+            if !out.contains(&cell) {
+                out.push(cell);
+            }
+        }
+        true
+    }
+
+    /// The [`Combination`] `player` would make at the empty `cell`, unless its lone four's
+    /// block would make a four of the other side's (a combination that does not win).
+    fn combination_at(&self, cell: Cell, player: Player) -> Option<Combination> {
+        let shapes = self.cached_shapes_if_played(cell, player);
+        if !is_combination(&shapes) {
+            return None;
+        }
+        let mut combination = Combination {
+            cell,
+            shapes,
+            block: None,
+        };
+        let fours: Vec<usize> = (0..4).filter(|&d| shapes[d].is_four()).collect();
+        if let [d] = fours[..] {
+            // A four and an open three: find the four's block.
+            let (row, col) = self.row_col(cell);
+            let (index, pos) = self.lines_through(row, col)[d];
+            let line = &self.lines[index];
+            let mut stones = line.stones;
+            stones[player.index()] |= 1 << pos;
+            let after = self
+                .table
+                .both_line_shapes(stones[0], stones[1], u32::from(line.len));
+            let mut empty = !(stones[0] | stones[1]) & ((1u32 << line.len) - 1);
+            while empty != 0 {
+                let at = empty.trailing_zeros();
+                empty &= empty - 1;
+                if code_shape(after.codes[player.index()], at) == Shape::Five {
+                    let block = self.line_point(index, at);
+                    let (r, c) = self.row_col(block);
+                    let other = player.other().index();
+                    let counters =
+                        self.lines_through(r, c)
+                            .iter()
+                            .enumerate()
+                            .any(|(e, &(l, p))| {
+                                e != d && code_shape(self.point_shapes(l)[other], p).is_four()
+                            });
+                    if counters {
+                        return None;
+                    }
+                    combination.block = Some(block);
+                    break;
+                }
+            }
+        }
+        Some(combination)
+    }
+
+    /// Pushes onto `out` (once each, via `seen`) the empty points within four of `cell`
+    /// along its four lines.
+    fn near_points(&self, cell: Cell, seen: &mut CellSet, out: &mut Vec<Cell>) {
+        let (row, col) = self.row_col(cell);
+        for (index, pos) in self.lines_through(row, col) {
+            let reach = (0x1FFu32 << pos) >> 4;
+            let mut empty = self.empty_in(index) & reach;
+            while empty != 0 {
+                let at = empty.trailing_zeros();
+                empty &= empty - 1;
+                let point = self.line_point(index, at);
+                if seen.insert(point) {
+                    out.push(point);
+                }
+            }
+        }
+    }
+
+    /// Whether `me`'s stone at the empty `cell` answers `combination`: takes its point,
+    /// leaves it no combination, or makes its four's block a four of `me`'s.
+    fn answers(&self, cell: Cell, me: Player, combination: &Combination) -> bool {
+        if cell == combination.cell {
+            return true;
+        }
+        let them = me.other().index();
+        let (row, col) = self.row_col(cell);
+        let through = self.lines_through(row, col);
+        let with_stone = |index: usize, pos: u32| {
+            let line = &self.lines[index];
+            let mut stones = line.stones;
+            stones[me.index()] |= 1 << pos;
+            self.table
+                .both_line_shapes(stones[0], stones[1], u32::from(line.len))
+                .codes
+        };
+        let (r, c) = self.row_col(combination.cell);
+        for (d, (index, at)) in self.lines_through(r, c).into_iter().enumerate() {
+            if let Some(&(_, pos)) = through.iter().find(|&&(l, _)| l == index) {
+                let mut shapes = combination.shapes;
+                shapes[d] = code_shape(with_stone(index, pos)[them], at);
+                if !is_combination(&shapes) {
+                    return true;
+                }
+            }
+        }
+        let Some(block) = combination.block else {
+            return false;
+        };
+        let (r, c) = self.row_col(block);
+        self.lines_through(r, c).into_iter().any(|(index, at)| {
+            through.iter().any(|&(l, pos)| {
+                l == index && code_shape(with_stone(index, pos)[me.index()], at).is_four()
+            })
+        })
     }
 
     /// See [`crate::engine::Game::forced_replies`]: a block of the opponent's four (one is
