@@ -15,6 +15,14 @@ usage:
       how many of those forced wins BRAIN (a Gomocup brain command) reports (`+M` in its
       MESSAGE lines: gametree's `ev +M5`, Rapfi's `Eval +M5`) within MS a position
 
+  mates.py holds JUDGE MS positions.json > holds.json
+      the defending half: for each position, the one a ply before it, with the loser to
+      move, kept when the judge at MS says it is not lost yet while the move played in the
+      game loses (a move that threw a held position away)
+  mates.py defend BRAIN MS JUDGE JUDGE_MS holds.json
+      how many of those positions BRAIN (at MS a move) still holds: its move is not the
+      one played, and after it the judge (at JUDGE_MS) sees no forced win for the opponent
+
 Coordinates: gametree's notation (`h8`: columns a.. from the left, rows 1.. from the
 bottom); the protocol's X,Y counts columns from the left and rows from the top, from 0.
 """
@@ -97,6 +105,41 @@ def find(command, ms, positions_file):
     print(" ".join("%s:%s" % (p["game"], "W" if f else ".") for p, f in zip(wins, found)))
 
 
+def is_lost(value):
+    return value is not None and value <= -WIN
+
+
+def holds(judge, ms, positions_file):
+    player = brain(judge, ms)
+    out = []
+    for position in json.load(open(positions_file)):
+        before, played = position["moves"][:-1], position["moves"][-1]
+        move, value = player.ask(before)
+        if is_lost(value) or move == played:
+            continue
+        if not is_win(player.ask(position["moves"])[1]):
+            continue
+        out.append({"game": position["game"], "moves": before, "played": played,
+                    "judge": move, "judge_value": value})
+    player.send("END")
+    json.dump(out, sys.stdout, indent=0)
+    print()
+
+
+def defend(command, ms, judge, judge_ms, holds_file):
+    positions = json.load(open(holds_file))
+    player = brain(command, ms)
+    moves = [player.ask(position["moves"])[0] for position in positions]
+    player.send("END")
+    judge = brain(judge, judge_ms)
+    held = [move != position["played"] and not is_win(judge.ask(position["moves"] + [move])[1])
+            for position, move in zip(positions, moves)]
+    judge.send("END")
+    print("%s at %d ms: held %d of %d" % (command, ms, sum(held), len(held)))
+    print(" ".join("%s:%s%s" % (p["game"], m, "" if h else "x")
+                   for p, m, h in zip(positions, moves, held)))
+
+
 def main(args):
     if len(args) >= 4 and args[0] == "collect":
         collect(args[1], int(args[2]), args[3], set(args[4:]))
@@ -104,6 +147,10 @@ def main(args):
         positions(args[1])
     elif len(args) == 4 and args[0] == "find":
         find(args[1], int(args[2]), args[3])
+    elif len(args) == 4 and args[0] == "holds":
+        holds(args[1], int(args[2]), args[3])
+    elif len(args) == 6 and args[0] == "defend":
+        defend(args[1], int(args[2]), args[3], int(args[4]), args[5])
     else:
         sys.exit(__doc__)
 

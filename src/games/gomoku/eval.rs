@@ -768,7 +768,9 @@ const fn neighbour_table() -> [u8; 1 << 9] {
 /// ([`LOCALITY_SCALE`]). If the mover can make five, only those points are given; else, if
 /// the opponent threatens five, only the points that block it (any other move loses at
 /// once); else, if the opponent has an open three, only its answers and the mover's own
-/// fours (any other move lets it become an open four), however many or few.
+/// fours (any other move lets it become an open four), however many or few; else, if the
+/// opponent would make a four and an open three (or two fours) somewhere, only the answers
+/// to that and the mover's own fours ([`Gomoku::combination_defences`]).
 /// The empty board gives its centre; `limit` 0 gives every legal move.
 pub(super) fn candidates(game: &Gomoku, out: &mut Vec<Cell>, limit: usize) {
     out.clear();
@@ -799,7 +801,8 @@ const BLOCK_VALUE: u32 = u32::MAX - 1;
 /// keys of every point scanned cost more than it saved).
 struct Ranking {
     keys: Vec<u64>,
-    /// The answers to an open three, when the ranking keeps only those.
+    /// The answers to an open three or a four-three point, when the ranking keeps only
+    /// those.
     defences: Vec<Cell>,
     /// The ranked position: its hash and the game's size, `connect` and rule, mixed.
     position: u64,
@@ -968,7 +971,7 @@ fn scan_for<const ME: usize>(game: &Gomoku, ranked: &mut Vec<u64>) -> (bool, boo
 }
 
 /// [`candidates`] on a board with stones and no winner, with `ranked` to hold the keys and
-/// `defences` the answers to an open three: the best `limit` of the points [`scan`] keys,
+/// `defences` the answers to a threat: the best `limit` of the points [`scan`] keys,
 /// best first, in `out` and at the front of `ranked`.
 fn rank(
     game: &Gomoku,
