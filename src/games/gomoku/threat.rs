@@ -104,8 +104,8 @@ struct Combination {
     block: Option<Cell>,
 }
 
-/// At most this many [`Combination`]s are answered at once: more than one answer rarely
-/// exists, and past that the search proves the loss.
+/// At most this many [`Combination`]s are looked at in one position: with several, a move
+/// rarely answers them all, and then the search proves the loss anyway.
 const MAX_COMBINATIONS: usize = 4;
 
 /// Whether a stone making `shapes` makes two fours, or a four and an open three.
@@ -664,8 +664,8 @@ impl Gomoku {
             shapes,
             block: None,
         };
-        let fours: Vec<usize> = (0..4).filter(|&d| shapes[d].is_four()).collect();
-        if let [d] = fours[..] {
+        let mut fours = (0..4).filter(|&d| shapes[d].is_four());
+        if let (Some(d), None) = (fours.next(), fours.next()) {
             // A four and an open three: find the four's block.
             let (row, col) = self.row_col(cell);
             let (index, pos) = self.lines_through(row, col)[d];
