@@ -109,7 +109,7 @@ struct Combination {
 const MAX_COMBINATIONS: usize = 4;
 
 /// Whether a stone making `shapes` makes two fours, or a four and an open three.
-fn is_combination(shapes: &[Shape; 4]) -> bool {
+fn is_combination(shapes: [Shape; 4]) -> bool {
     let fours = shapes.iter().filter(|s| s.is_four()).count();
     fours >= 2 || fours == 1 && shapes.contains(&Shape::OpenThree)
 }
@@ -656,7 +656,7 @@ impl Gomoku {
     /// block would make a four of the other side's (a combination that does not win).
     fn combination_at(&self, cell: Cell, player: Player) -> Option<Combination> {
         let shapes = self.cached_shapes_if_played(cell, player);
-        if !is_combination(&shapes) {
+        if !is_combination(shapes) {
             return None;
         }
         let mut combination = Combination {
@@ -741,7 +741,7 @@ impl Gomoku {
             if let Some(&(_, pos)) = through.iter().find(|&&(l, _)| l == index) {
                 let mut shapes = combination.shapes;
                 shapes[d] = code_shape(with_stone(index, pos)[them], at);
-                if !is_combination(&shapes) {
+                if !is_combination(shapes) {
                     return true;
                 }
             }
