@@ -19,7 +19,7 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use super::eval::point_score;
-use super::shape::Shape;
+use super::shape::{LineShapes, Shape};
 use super::{Cell, Gomoku, MAX_CELLS};
 use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Neglect, Player};
@@ -131,6 +131,17 @@ impl Gomoku {
             *shape = code_shape(self.point_shapes(index)[p], pos);
         }
         shapes
+    }
+
+    /// The shapes of line `index` with a stone of `player`'s added at `pos`, through the
+    /// per-thread line cache `play` uses: the same line contents come back across the
+    /// search, and a reply searched next is played with exactly this line.
+    fn line_shapes_with(&self, index: usize, pos: u32, player: Player) -> LineShapes {
+        let line = &self.lines[index];
+        let mut stones = line.stones;
+        stones[player.index()] |= 1 << pos;
+        self.table
+            .both_line_shapes(stones[0], stones[1], u32::from(line.len))
     }
 
     /// The point at position `pos` of line `index` (the inverse of `lines_through`).
@@ -511,7 +522,7 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
     // Read per line rather than by playing each point: a stone changes only its own four
     // lines, so it answers every open three when each line holding one passes through it
     // and is left without one.
-    let (a, d) = (attacker.index(), defender.index());
+    let a = attacker.index();
     let mut three_lines = [0usize; 8];
     let mut threes = 0;
     let mut todo = game.three_lines[a];
@@ -541,15 +552,7 @@ fn defences(game: &Gomoku, kind: ThreatKind, out: &mut Vec<Cell>) -> bool {
                     if l != index {
                         return false;
                     }
-                    // Through the per-thread line cache `play` uses: the same line contents
-                    // come back across the search, and a reply searched next is played
-                    // with exactly this line.
-                    let line = &game.lines[l];
-                    let mut stones = line.stones;
-                    stones[d] |= 1 << pos;
-                    let shapes =
-                        game.table
-                            .both_line_shapes(stones[0], stones[1], u32::from(line.len));
+                    let shapes = game.line_shapes_with(l, pos, defender);
                     shapes.counts[a] & HAS_OPEN_THREE == 0
                 })
             });
@@ -669,13 +672,8 @@ impl Gomoku {
             // A four and an open three: find the four's block.
             let (row, col) = self.row_col(cell);
             let (index, pos) = self.lines_through(row, col)[d];
-            let line = &self.lines[index];
-            let mut stones = line.stones;
-            stones[player.index()] |= 1 << pos;
-            let after = self
-                .table
-                .both_line_shapes(stones[0], stones[1], u32::from(line.len));
-            let mut empty = !(stones[0] | stones[1]) & ((1u32 << line.len) - 1);
+            let after = self.line_shapes_with(index, pos, player);
+            let mut empty = self.empty_in(index) & !(1 << pos);
             while empty != 0 {
                 let at = empty.trailing_zeros();
                 empty &= empty - 1;
@@ -728,14 +726,7 @@ impl Gomoku {
         let them = me.other().index();
         let (row, col) = self.row_col(cell);
         let through = self.lines_through(row, col);
-        let with_stone = |index: usize, pos: u32| {
-            let line = &self.lines[index];
-            let mut stones = line.stones;
-            stones[me.index()] |= 1 << pos;
-            self.table
-                .both_line_shapes(stones[0], stones[1], u32::from(line.len))
-                .codes
-        };
+        let with_stone = |index: usize, pos: u32| self.line_shapes_with(index, pos, me).codes;
         let (r, c) = self.row_col(combination.cell);
         for (d, (index, at)) in self.lines_through(r, c).into_iter().enumerate() {
             if let Some(&(_, pos)) = through.iter().find(|&&(l, _)| l == index) {
