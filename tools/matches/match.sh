@@ -4,7 +4,7 @@
 #   env: SEED (13), GAMES (openings: 60 = 120 games), TA / TB (ms a move, 300),
 #        OUT (directory for NAME.out and NAME.games, .), DRIVER (the gametree binary that
 #        runs the tournament; default a copy of target/release/gametree made now, since a
-#        rebuild rewrites that file in place and kills a running match).
+#        rebuild rewrites that file in place and kills a running match; removed at the end).
 # A brain is a path to an executable; wrap a gametree build as
 #   printf '#!/bin/sh\nexec /path/to/copy brain --threads 1 "$@"\n' > w-name
 set -euo pipefail
@@ -19,6 +19,7 @@ driver=${DRIVER:-}
 if [ -z "$driver" ]; then
   driver="$out/gt-driver-$1"
   cp "$root/target/release/gametree" "$driver"
+  trap 'rm -f "$driver"' EXIT
 fi
 "$driver" tournament --game gomoku --games "${GAMES:-60}" --jobs 1 \
   --seed "${SEED:-13}" --openings "$root/examples/gomoku-balanced-openings.txt" \
