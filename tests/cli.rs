@@ -191,6 +191,7 @@ fn bad_input_is_refused_with_a_clear_message() {
         e.contains("bad.toml: players.second.depth = 99: must be 0..=64"),
         "{e}"
     );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
