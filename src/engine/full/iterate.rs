@@ -24,12 +24,6 @@ const ASPIRATION_MAX: i32 = 64 * MARGIN_UNIT;
 /// 0.9 with a 40 ms brain margin scored 30 of 120 against Rapfi where 0.75 with 50 ms scored
 /// 25, docs/performance.md "Wave 13").
 const SOFT_TIME_SHARE: f64 = 0.9;
-/// With one root move (a four to block, a single defence, a single legal move) no iteration
-/// can change the answer: outside a solve (whose value is the point), none is started once
-/// this share of the time is spent. The iterations before it give the value and line to
-/// show; the time saved is the next moves' wherever a match clock counts (`time_left`), and
-/// a person does not wait a whole turn for a forced reply.
-const SINGLE_MOVE_TIME_SHARE: f64 = 0.05;
 
 impl<G, E, O> Searcher<'_, G, E, O>
 where
@@ -130,13 +124,8 @@ where
                         // which the proof above does not count as proven).
                         break;
                     }
-                    let share = if root.len() == 1 && !self.settings.solve {
-                        SINGLE_MOVE_TIME_SHARE
-                    } else {
-                        SOFT_TIME_SHARE
-                    };
                     if let Some(limit) = self.time_limit()
-                        && started.elapsed().as_secs_f64() > limit.as_secs_f64() * share
+                        && started.elapsed().as_secs_f64() > limit.as_secs_f64() * SOFT_TIME_SHARE
                     {
                         break;
                     }
