@@ -12,26 +12,17 @@ import collections
 import math
 import sys
 
-POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0)}
+from summary import read_games
 
 
 def by_opening(path):
     """{opening: [points as Black, points as White]} of entrant A in one match file."""
     openings = collections.defaultdict(lambda: [None, None])
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#"):
-                continue
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) < 7:
-                continue
-            _number, first, second, result, _margin, plies, moves = fields[:7]
-            first_points, second_points = POINTS.get(result, (0.5, 0.5))
-            opening = " ".join(moves.split()[: int(plies)])
-            if first == "A":
-                openings[opening][0] = first_points
-            elif second == "A":
-                openings[opening][1] = second_points
+    for _number, first, second, first_points, second_points, opening in read_games(path):
+        if first == "A":
+            openings[opening][0] = first_points
+        elif second == "A":
+            openings[opening][1] = second_points
     return {o: p for o, p in openings.items() if None not in p}
 
 

@@ -9,10 +9,9 @@ import sys
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0)}
 
 
-def summarize(path, list_lost):
-    black = white = 0.0
-    games_black = games_white = 0
-    by_opening = collections.defaultdict(list)
+def read_games(path):
+    """The games of one match file: (number, first, second, first's points, second's points,
+    opening) for each line (a draw or an unknown result counts half)."""
     with open(path) as f:
         for line in f:
             if line.startswith("#"):
@@ -22,18 +21,26 @@ def summarize(path, list_lost):
                 continue
             number, first, second, result, _margin, plies, moves = fields[:7]
             first_points, second_points = POINTS.get(result, (0.5, 0.5))
-            if first == "A":
-                black += first_points
-                games_black += 1
-                points = first_points
-            elif second == "A":
-                white += second_points
-                games_white += 1
-                points = second_points
-            else:
-                continue
             opening = " ".join(moves.split()[: int(plies)])
-            by_opening[opening].append((points, number))
+            yield number, first, second, first_points, second_points, opening
+
+
+def summarize(path, list_lost):
+    black = white = 0.0
+    games_black = games_white = 0
+    by_opening = collections.defaultdict(list)
+    for number, first, second, first_points, second_points, opening in read_games(path):
+        if first == "A":
+            black += first_points
+            games_black += 1
+            points = first_points
+        elif second == "A":
+            white += second_points
+            games_white += 1
+            points = second_points
+        else:
+            continue
+        by_opening[opening].append((points, number))
     kinds = collections.Counter()
     lost = []
     for opening, games in by_opening.items():
