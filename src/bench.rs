@@ -185,7 +185,11 @@ fn run_task<G: Playable>(
     };
     let solve = task == Task::Solve;
     let settings = EngineSettings {
-        limits: Limits { depth, time: None },
+        limits: Limits {
+            depth,
+            time: None,
+            target: None,
+        },
         solve,
         random_ties: false,
         candidates: if solve { 0 } else { default_candidates::<G>() },

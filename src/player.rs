@@ -61,6 +61,7 @@ impl<G: Playable> EnginePlayer<G> {
             source,
             &format!("{key}.evaluator"),
         )?;
+        crate::config::no_match_clock(&side.engine, source, key)?;
         let settings = side.search_settings(options);
         if settings.algorithm == Algorithm::Full
             && settings.tt
@@ -251,11 +252,10 @@ impl<G: Playable> SidePlayer<G> {
         }
         let memory = (side.engine.tt_mb as u64).saturating_mul(1 << 20);
         let turn = side.engine.limits.time.unwrap_or_default();
-        Ok(Self::Brain(BrainPlayer::new(
-            side.brain.clone(),
-            turn,
-            memory,
-        )))
+        let match_time = side.engine.match_time.unwrap_or_default();
+        Ok(Self::Brain(
+            BrainPlayer::new(side.brain.clone(), turn, memory).with_match_time(match_time),
+        ))
     }
 
     /// The engine's tie-breaking seed (none for a brain).

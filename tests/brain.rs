@@ -30,6 +30,7 @@ fn engine(depth: Option<u32>) -> (EnginePlayer<Gomoku>, GomokuOptions) {
     side.engine.limits = Limits {
         depth,
         time: Some(Duration::from_secs(1)),
+        target: None,
     };
     side.engine.threads = 1;
     side.engine.tt_mb = 4;

@@ -6,6 +6,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::time::{Duration, Instant};
+
 use gametree::engine::api::{Algorithm, EngineSettings, SearchResult, search};
 use gametree::engine::full;
 use gametree::engine::limits::StopFlag;
@@ -359,6 +361,59 @@ fn a_time_limit_returns_a_legal_move() {
     assert!(moves.contains(&r.best.expect("a move")));
     assert!(r.stats.depth >= 1);
     assert!(r.stats.depth < 60, "did not stop on time");
+}
+
+/// Gomoku after `moves`, searched by the full engine with 12 candidates a node, `time` at
+/// most and `target` to aim for: the move, its depth and the time it took.
+fn timed_gomoku(moves: &[&str], time: u64, target: Option<u64>) -> (String, u32, Duration) {
+    let mut game = Gomoku::default();
+    for m in moves {
+        let mv = game.parse_move(m).unwrap();
+        game.play(mv);
+    }
+    let mut s = settings(Algorithm::Full, 60);
+    s.limits.time = Some(Duration::from_millis(time));
+    s.limits.target = target.map(Duration::from_millis);
+    s.candidates = 12;
+    let eval = Gomoku::evaluator(&GomokuOptions::default(), "default").unwrap();
+    let started = Instant::now();
+    let r = run(&game, &eval, &s, None);
+    let elapsed = started.elapsed();
+    (
+        game.format_move(r.best.expect("a move")),
+        r.stats.depth,
+        elapsed,
+    )
+}
+
+#[test]
+fn with_a_target_a_single_root_move_is_answered_long_before_the_time_is_up() {
+    // Black's four a1 - d1 along the edge: e1 is White's one move, and after it neither side
+    // has a forced win for the search to stop at.
+    let four = ["a1", "o15", "b1", "o13", "c1", "m15", "d1"];
+    let (mv, depth, elapsed) = timed_gomoku(&four, 30_000, Some(20_000));
+    assert_eq!(mv, "e1");
+    assert!(depth >= 1);
+    // A twentieth of the target, 1 s; the bound leaves a loaded machine ample room.
+    assert!(
+        elapsed < Duration::from_secs(15),
+        "took {elapsed:?} of 30 s"
+    );
+}
+
+#[test]
+fn a_target_ends_the_deepening_long_before_the_time_limit() {
+    // A quiet middle game: no forced win for either side to stop the search early.
+    let quiet = ["h8", "i9", "g9", "h10", "j8", "i7"];
+    let (_, depth, elapsed) = timed_gomoku(&quiet, 30_000, Some(400));
+    assert!(depth >= 2, "depth {depth}");
+    // No iteration starts past 1.2 s (three times the target, at the most changes of the
+    // best move); the one running then is cut at its end or at 30 s. Where the limit alone
+    // decides, the search runs 27 s or more.
+    assert!(
+        elapsed < Duration::from_secs(15),
+        "took {elapsed:?} of 30 s"
+    );
 }
 
 #[test]

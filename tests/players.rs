@@ -124,6 +124,7 @@ fn fake_brain(name: &str, on_move: &str) -> (TempDir, BrainCommand) {
     let script = format!(
         "#!/bin/sh\n\
          while read -r line; do\n\
+         echo \"$line\" >> \"$0.log\"\n\
          case \"$line\" in\n\
          START*) echo OK ;;\n\
          ABOUT*) echo 'name=\"{name}\", version=\"1\"' ;;\n\
@@ -195,6 +196,62 @@ fn a_crashed_brain_s_last_words_on_standard_error_are_its_reason() {
 fn a_brain_that_hangs_loses_after_its_time_and_a_margin() {
     let reason = forfeit_of("exec sleep 60");
     assert!(reason.contains("no answer within 1100 ms"), "{reason}");
+}
+
+#[test]
+fn a_brain_on_a_match_clock_is_told_its_time_and_loses_when_it_is_out() {
+    // Answers a point after 0.3 s: told the match time, and the time left before its move.
+    let (dir, command) = fake_brain("clocked", "sleep 0.3; echo 7,6");
+    let mut brain = BrainPlayer::new(command, Duration::from_secs(60), 0)
+        .with_match_time(Duration::from_secs(5));
+    let mut game = Gomoku::new_game(&GomokuOptions::default());
+    game.play_line("h8").unwrap();
+    let cell = brain.choose(&game, &StopFlag::new(), &mut |_| {}).unwrap();
+    assert_eq!(game.format_move(cell), "h9");
+    let used = brain.used();
+    assert!(
+        used >= Duration::from_millis(300) && used < Duration::from_secs(5),
+        "{used:?}"
+    );
+    let log_of = |dir: &TempDir| std::fs::read_to_string(dir.0.join("pbrain-clocked.log")).unwrap();
+    let log = log_of(&dir);
+    let lines: Vec<&str> = log.lines().collect();
+    let at = |wanted: &str| lines.iter().position(|l| *l == wanted);
+    assert!(at("INFO timeout_match 5000").is_some(), "{lines:?}");
+    assert!(at("INFO timeout_turn 60000").is_some(), "{lines:?}");
+    let told = at("INFO time_left 5000").expect("time left before the move");
+    assert!(told < at("TURN 7,7").expect("the move asked"), "{lines:?}");
+    // A new game starts the clock anew.
+    let fresh = Gomoku::new_game(&GomokuOptions::default());
+    let mut again = fresh.clone();
+    again.play_line("a1").unwrap();
+    brain.choose(&again, &StopFlag::new(), &mut |_| {}).unwrap();
+    let anew = brain.used();
+    assert!(
+        anew >= Duration::from_millis(300) && anew < used + Duration::from_millis(250),
+        "{anew:?}"
+    );
+    assert!(
+        log_of(&dir).contains("INFO time_left 5000\nBOARD"),
+        "{}",
+        log_of(&dir)
+    );
+
+    // One that takes longer than its match time loses on time, long before its turn limit.
+    let (_dir, command) = fake_brain("slowpoke", "exec sleep 60");
+    let mut brain = BrainPlayer::new(command, Duration::from_secs(60), 0)
+        .with_match_time(Duration::from_millis(300));
+    let started = std::time::Instant::now();
+    let Err(BrainError::Forfeit(reason)) = brain.choose(&game, &StopFlag::new(), &mut |_| {})
+    else {
+        panic!("a brain out of time did not lose")
+    };
+    assert!(reason.contains("ran out of its match time"), "{reason}");
+    assert!(reason.contains("of 300 ms"), "{reason}");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "waited its turn limit out"
+    );
 }
 
 #[test]

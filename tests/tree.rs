@@ -363,7 +363,11 @@ fn a_stopped_search_records_the_iteration_its_answer_came_from() {
         .chain([30, 70, 150].map(|ms| (None, Some(std::time::Duration::from_millis(ms)))));
     for (stop_after_depth, time) in stops {
         let settings = EngineSettings {
-            limits: gametree::engine::limits::Limits { depth: None, time },
+            limits: gametree::engine::limits::Limits {
+                depth: None,
+                time,
+                target: None,
+            },
             threads: 1,
             random_ties: false,
             candidates: options.candidates(),
@@ -1172,10 +1176,7 @@ fn the_root_of_a_playing_search_considers_more_candidates() {
             ..playing.clone()
         };
         let settings = EngineSettings {
-            limits: gametree::engine::api::Limits {
-                depth: Some(2),
-                time: None,
-            },
+            limits: gametree::engine::api::Limits::depth(2),
             ..settings
         };
         let (_, tree) = record_with(&game, &eval, &settings, 1_000_000);

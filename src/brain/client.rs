@@ -15,7 +15,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::protocol::{Field, Info, Response};
+use super::protocol::{Coord, Field, Info, Response};
 use super::{cell_of, coord_of};
 use crate::config::BrainCommand;
 use crate::engine::limits::StopFlag;
@@ -34,6 +34,12 @@ const FASTEST_TURN_LIMIT: Duration = Duration::from_secs(5);
 /// Past its time per move a brain is waited for this much more, or half its time when
 /// that is more: process start-up, a loaded machine.
 const ANSWER_MARGIN: Duration = Duration::from_secs(1);
+/// A brain on a match clock forfeits once its moves of one game took more than the match
+/// time and this much: the time its answers spend in pipes and the scheduler, counted
+/// against it here and not by the brain itself.
+const MATCH_GRACE: Duration = Duration::from_millis(200);
+/// `time_left` told to a brain with no match clock (the protocol's "no limit").
+const NO_MATCH_CLOCK: i64 = 2_147_483_647;
 /// How long a brain told `END` has to exit before it is killed.
 const END_GRACE: Duration = Duration::from_millis(300);
 /// How often a wait for the brain looks at the caller's stop flag.
@@ -69,6 +75,11 @@ pub struct BrainPlayer {
     turn: Duration,
     /// Memory it is told it may use (`max_memory`), in bytes; 0 = no limit.
     memory: u64,
+    /// Its time for all its moves in one game (`timeout_match`); zero: no match clock.
+    match_time: Duration,
+    /// The time its moves of the current game took, as measured here (from the last line
+    /// sent to its answer).
+    used: Duration,
     /// Its name from `ABOUT` once it gave one (`name 1.2`), else its program's file name.
     name: String,
     process: Option<Running>,
@@ -107,9 +118,35 @@ impl BrainPlayer {
             program,
             turn,
             memory: memory_bytes,
+            match_time: Duration::ZERO,
+            used: Duration::ZERO,
             name,
             process: None,
         }
+    }
+
+    /// The same brain on a match clock: `match_time` for all its moves in one game (zero:
+    /// none). It is told `timeout_match`, and `time_left` before every move; a move that
+    /// takes its time left and [`MATCH_GRACE`] more loses the game. A new game (a position
+    /// that does not follow from the last one it saw, a take-back included) starts the clock
+    /// anew.
+    #[must_use]
+    pub fn with_match_time(mut self, match_time: Duration) -> Self {
+        self.match_time = match_time;
+        self
+    }
+
+    /// The time its moves of the current game took, as measured here.
+    pub fn used(&self) -> Duration {
+        self.used
+    }
+
+    /// Its match time left, in ms (negative once over); `None` without a match clock.
+    fn time_left(&self) -> Option<i64> {
+        (!self.match_time.is_zero()).then(|| {
+            let left = self.match_time.as_millis() as i64 - self.used.as_millis() as i64;
+            left.max(-NO_MATCH_CLOCK)
+        })
     }
 
     /// Its name: from `ABOUT` once it answered (`name version`), else its program's.
@@ -122,12 +159,17 @@ impl BrainPlayer {
         self.turn
     }
 
-    /// The longest wait for an answer before it forfeits.
+    /// The longest wait for an answer before it forfeits: its time per move and a margin,
+    /// or on a match clock its time left and [`MATCH_GRACE`] when that is less.
     pub fn answer_limit(&self) -> Duration {
-        if self.turn.is_zero() {
+        let turn = if self.turn.is_zero() {
             FASTEST_TURN_LIMIT
         } else {
             self.turn + ANSWER_MARGIN.max(self.turn / 2)
+        };
+        match self.time_left() {
+            Some(left) => turn.min(Duration::from_millis(left.max(0) as u64) + MATCH_GRACE),
+            None => turn,
         }
     }
 
@@ -171,37 +213,48 @@ impl BrainPlayer {
             .is_none_or(|p| p.size != game.size() || p.rule != game.rule());
         if stale {
             self.process = None;
+            self.used = Duration::ZERO;
             self.start(game.size(), game.rule(), side, stop, on_line)?;
         }
+        let stones = stones_of(game);
+        if self
+            .process
+            .as_ref()
+            .is_none_or(|running| !running.continues(&stones))
+        {
+            self.used = Duration::ZERO;
+        }
         let limit = self.answer_limit();
+        let time_left = self.time_left();
         let name = self.name.clone();
         let Some(running) = self.process.as_mut() else {
             return Err(BrainError::Stopped);
         };
-        let stones = stones_of(game);
-        let lines = running.update_lines(game, &stones, side);
+        let mut lines = running.update_lines(game, &stones, side);
+        if let Some(left) = time_left {
+            lines.insert(0, format!("INFO {}", Info::TimeLeft(left)));
+        }
         for line in &lines {
             running.send(line, &name)?;
         }
         let started = Instant::now();
-        let answer = loop {
-            let response = running.next_response(started, limit, stop, &name, "a move")?;
-            match response {
-                Response::Move(at) => break at,
-                Response::Message(text) => on_line(BrainLine::Message(text)),
-                Response::Debug(text) => on_line(BrainLine::Debug(text)),
-                // A late `OK` (to an `INFO`, say) is harmless.
-                Response::Ok => {}
-                Response::Error(reason) => {
-                    return Err(forfeit(&name, format!("said ERROR: {reason}")));
-                }
-                other => {
-                    return Err(forfeit(
-                        &name,
-                        format!("answered `{other}` where a move X,Y was expected"),
-                    ));
-                }
+        let answered = running.next_move(started, limit, stop, &name, on_line);
+        if !self.match_time.is_zero() {
+            self.used += started.elapsed();
+            if self.used >= self.match_time + MATCH_GRACE {
+                return Err(forfeit(
+                    &name,
+                    format!(
+                        "ran out of its match time: its moves took {} ms of {} ms",
+                        self.used.as_millis(),
+                        self.match_time.as_millis()
+                    ),
+                ));
             }
+        }
+        let answer = answered?;
+        let Some(running) = self.process.as_mut() else {
+            return Err(BrainError::Stopped);
         };
         let Some(cell) = cell_of(game, answer) else {
             return Err(forfeit(
@@ -300,8 +353,8 @@ impl BrainPlayer {
         let exact_five = u32::from(rule == Rule::Standard);
         let infos = [
             Info::TimeoutTurn(self.turn.as_millis() as u64),
-            Info::TimeoutMatch(0),
-            Info::TimeLeft(2_147_483_647),
+            Info::TimeoutMatch(self.match_time.as_millis() as u64),
+            Info::TimeLeft(self.time_left().unwrap_or(NO_MATCH_CLOCK)),
             Info::MaxMemory(self.memory),
             Info::GameType(1),
             Info::Rule(exact_five),
@@ -347,6 +400,43 @@ impl BrainPlayer {
 }
 
 impl Running {
+    /// True when `stones` follow from the position it last saw: every stone it knew is
+    /// still there, and there are more (a move of the same game, not a new game or a
+    /// take-back).
+    fn continues(&self, stones: &[(Cell, Player)]) -> bool {
+        stones.len() > self.known.len() && self.known.iter().all(|s| stones.contains(s))
+    }
+
+    /// Its answer to a `TURN`, `BEGIN` or `BOARD`: a point within `limit` of `since`, with
+    /// its `MESSAGE` and `DEBUG` lines on the way handed to `on_line`.
+    fn next_move(
+        &mut self,
+        since: Instant,
+        limit: Duration,
+        stop: &StopFlag,
+        name: &str,
+        on_line: &mut dyn FnMut(BrainLine),
+    ) -> Result<Coord, BrainError> {
+        loop {
+            match self.next_response(since, limit, stop, name, "a move")? {
+                Response::Move(at) => return Ok(at),
+                Response::Message(text) => on_line(BrainLine::Message(text)),
+                Response::Debug(text) => on_line(BrainLine::Debug(text)),
+                // A late `OK` (to an `INFO`, say) is harmless.
+                Response::Ok => {}
+                Response::Error(reason) => {
+                    return Err(forfeit(name, format!("said ERROR: {reason}")));
+                }
+                other => {
+                    return Err(forfeit(
+                        name,
+                        format!("answered `{other}` where a move X,Y was expected"),
+                    ));
+                }
+            }
+        }
+    }
+
     /// What the brain must be told so that it knows `stones`, with `side` to move: `BEGIN`
     /// on an empty board, `TURN` after one new opponent stone, else the whole `BOARD`.
     fn update_lines(&self, game: &Gomoku, stones: &[(Cell, Player)], side: Player) -> Vec<String> {

@@ -56,8 +56,21 @@ const TURN_MARGIN_SHARE: u32 = 20;
 const MAX_THREADS: u64 = 256;
 /// Kept back from the match's remaining time.
 const MATCH_MARGIN: Duration = Duration::from_millis(500);
-/// The remaining match time is spread over about this many more moves.
-const MOVES_TO_PLAN_FOR: u32 = 20;
+/// The match time left is ample when the turn limit for this many more moves (or the empty
+/// points, when fewer) fits in it: every move then gets its turn limit. The constants of
+/// the match clock are Rapfi's (search/timecontrol.cpp, config.cpp), whose time control
+/// has played Gomocup's clocks for years.
+const MOVE_HORIZON: u32 = 64;
+/// Under a match clock no move may take more than the time left over this many moves (or
+/// the empty points, when fewer).
+const MATCH_SPACE_MIN: u32 = 7;
+/// Under a match clock a move aims for no more than the time left over this many moves
+/// (or the empty points, when fewer) ...
+const MATCH_SPACE: u32 = 22;
+/// ... nor more than its hard limit over this (the search's growth per iteration) ...
+const BRANCH_FACTOR: f64 = 1.7;
+/// ... nor more than this share of its hard limit.
+const TARGET_OF_LIMIT: f64 = 0.9;
 /// `time_left` when the match has no time limit.
 const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
 /// The least time a search is given (half the turn when that is less): enough for a
@@ -83,6 +96,12 @@ pub fn run(config: &Config, args: &BrainArgs) -> Result<()> {
     args.engine.validate::<Gomoku>(&options)?;
     let mut side = config.players.side(Player::Second).clone();
     args.engine.apply(&mut side.engine)?;
+    if side.engine.match_time.is_some() {
+        anyhow::bail!(
+            "--match-ms: a brain's match clock is the manager's to set (INFO timeout_match and \
+             time_left)"
+        );
+    }
     let engine = EnginePlayer::<Gomoku>::new(&side, &options, "command line", "players.second")?;
     let input = std::io::BufReader::new(std::io::stdin());
     serve(engine, &options, input, std::io::stdout())?;
@@ -193,26 +212,71 @@ pub struct Clock {
     pub match_limit: u64,
 }
 
+/// The time the next search gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    /// The most it may take (the search's time limit).
+    pub time: Duration,
+    /// Under a match clock that is not ample, the time it aims for (the search's target,
+    /// [`crate::engine::limits::Limits::target`]); `None`: it may use `time` whole.
+    pub target: Option<Duration>,
+}
+
 impl Clock {
-    /// The time to give the next search: a share of the turn limit kept back from it by
-    /// a margin, and no more than a share of the match time left.
-    pub fn budget(&self) -> Duration {
+    /// The time to give the next search, `stones` into a game on a board of `cells` points:
+    /// the turn limit kept back from it by a margin; under a match clock whose time left
+    /// does not cover [`MOVE_HORIZON`] such turns, no more than the time left over
+    /// [`MATCH_SPACE_MIN`] moves, and a target of the time left over [`MATCH_SPACE`] moves
+    /// or less (a little more early in the game, less late), which the search shortens when
+    /// its best move holds and stretches when it changes.
+    pub fn plan(&self, stones: usize, cells: usize) -> Plan {
         let turn = self.turn.unwrap_or(DEFAULT_TURN);
         if turn.is_zero() {
-            return FASTEST_TURN;
+            return Plan {
+                time: FASTEST_TURN,
+                target: None,
+            };
         }
+        let floor = MIN_TURN.min(turn / 2);
         let margin = TURN_MARGIN.max(turn / TURN_MARGIN_SHARE);
-        let mut budget = turn.saturating_sub(margin).max(turn / 2);
+        let budget = turn.saturating_sub(margin).max(turn / 2);
         let match_limited = self.match_limit > 0
             || self
                 .time_left
                 .is_some_and(|left| left < UNLIMITED_TIME_LEFT);
-        if let Some(left) = self.time_left.filter(|_| match_limited) {
-            let left = Duration::from_millis(left.max(0) as u64);
-            budget = budget.min(left.saturating_sub(MATCH_MARGIN) / MOVES_TO_PLAN_FOR);
+        let left = self
+            .time_left
+            .filter(|_| match_limited)
+            .map(|left| Duration::from_millis(left.max(0) as u64).saturating_sub(MATCH_MARGIN));
+        let moves_left = u32::try_from(cells.saturating_sub(stones))
+            .unwrap_or(u32::MAX)
+            .max(1);
+        let Some(left) = left.filter(|&left| budget * moves_left.min(MOVE_HORIZON) >= left) else {
+            return Plan {
+                time: budget.max(floor),
+                target: None,
+            };
+        };
+        let time = budget.min(left / moves_left.min(MATCH_SPACE_MIN));
+        let target = time
+            .mul_f64(TARGET_OF_LIMIT)
+            .min(time.mul_f64(move_importance(stones) / BRANCH_FACTOR))
+            .min(left / moves_left.min(MATCH_SPACE));
+        Plan {
+            time: time.max(floor),
+            target: Some(target.max(floor)),
         }
-        budget.max(MIN_TURN.min(turn / 2))
     }
+}
+
+/// How much a move `ply` stones into the game matters, about 1: a little more in the
+/// opening, less from the 50th stone on (Rapfi's `moveImportance`, "made from pure
+/// experience").
+fn move_importance(ply: usize) -> f64 {
+    let ply = ply as f64;
+    let basic = (1.0 + ((ply - 50.0) / 8.0).exp()).powf(-0.08);
+    let opening = 0.1 * (-0.04 * ply).exp();
+    (basic + opening).max(0.01)
 }
 
 /// The protocol point of `cell`.
@@ -733,8 +797,12 @@ impl<W: Write> Brain<W> {
         let Some(mut engine) = self.engine.take() else {
             return Some(Response::Error("already thinking".to_string()));
         };
-        let budget = self.clock.budget();
+        let plan = self
+            .clock
+            .plan(game.stones_played(), game.size() * game.size());
+        let budget = plan.time;
         engine.settings.limits.time = Some(budget);
+        engine.settings.limits.target = plan.target;
         engine.settings.tt_mb = self.tt_mb;
         if let Some(threads) = self.threads {
             engine.settings.threads = threads;
@@ -875,37 +943,68 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_budget_keeps_a_margin_from_every_limit() {
+    fn the_plan_keeps_a_margin_from_every_limit() {
         let clock = |turn: Option<u64>, left: Option<i64>, limit: u64| Clock {
             turn: turn.map(Duration::from_millis),
             time_left: left,
             match_limit: limit,
         };
-        assert_eq!(clock(None, None, 0).budget(), Duration::from_millis(4750));
-        assert_eq!(
-            clock(Some(1000), None, 0).budget(),
-            Duration::from_millis(950)
-        );
-        assert_eq!(
-            clock(Some(300), None, 0).budget(),
-            Duration::from_millis(260)
-        );
-        assert_eq!(clock(Some(80), None, 0).budget(), Duration::from_millis(40));
-        assert_eq!(clock(Some(0), None, 0).budget(), FASTEST_TURN);
+        let ms = Duration::from_millis;
+        let fixed = |time: Duration| Plan { time, target: None };
+        assert_eq!(clock(None, None, 0).plan(0, 225), fixed(ms(4750)));
+        assert_eq!(clock(Some(1000), None, 0).plan(0, 225), fixed(ms(950)));
+        assert_eq!(clock(Some(300), None, 0).plan(0, 225), fixed(ms(260)));
+        assert_eq!(clock(Some(80), None, 0).plan(0, 225), fixed(ms(40)));
+        assert_eq!(clock(Some(0), None, 0).plan(0, 225), fixed(FASTEST_TURN));
         // Unlimited match time is sent as 2^31 - 1 and does not count.
+        let unlimited = clock(Some(1000), Some(UNLIMITED_TIME_LEFT), 0);
+        assert_eq!(unlimited.plan(0, 225), fixed(ms(950)));
+        // Ample match time (99.5 s for 64 turns of 950 ms): every move its turn.
         assert_eq!(
-            clock(Some(1000), Some(UNLIMITED_TIME_LEFT), 0).budget(),
-            Duration::from_millis(950)
+            clock(Some(1000), Some(100_000), 180_000).plan(20, 225),
+            fixed(ms(950))
         );
-        // 10.5 s left of a limited match: (10500 - 500) / 20 = 500 ms.
+        // 10.5 s left, 500 ms kept back: the target is 10 s / 22 (under 950 ms / 1.7).
         assert_eq!(
-            clock(Some(1000), Some(10_500), 180_000).budget(),
-            Duration::from_millis(500)
+            clock(Some(1000), Some(10_500), 180_000).plan(20, 225),
+            Plan {
+                time: ms(950),
+                target: Some(ms(10_000) / 22)
+            }
         );
-        assert_eq!(clock(Some(1000), Some(-50), 180_000).budget(), MIN_TURN);
+        // 3.5 s left: no move takes more than a seventh of 3 s.
+        assert_eq!(
+            clock(Some(1000), Some(3_500), 180_000).plan(20, 225).time,
+            ms(3_000) / 7
+        );
+        // Four points left and 2.5 s: each gets no more than half a second, and aims for
+        // far less so late in a game (its importance is about 0.18).
+        let late = clock(Some(1000), Some(2_500), 180_000).plan(221, 225);
+        assert_eq!(late.time, ms(500));
+        assert!(
+            late.target.is_some_and(|t| t > ms(40) && t < ms(60)),
+            "{late:?}"
+        );
+        let over = clock(Some(1000), Some(-50), 180_000).plan(20, 225);
+        assert_eq!((over.time, over.target), (MIN_TURN, Some(MIN_TURN)));
         for turn in [1, 10, 50, 100, 200, 1000, 5000, 30_000] {
-            let budget = clock(Some(turn), None, 0).budget();
-            assert!(budget < Duration::from_millis(turn), "{turn}: {budget:?}");
+            for left in [None, Some(0), Some(700), Some(20_000), Some(600_000)] {
+                for stones in [0, 30, 100, 224] {
+                    let plan = clock(Some(turn), left, 180_000).plan(stones, 225);
+                    assert!(plan.time < ms(turn), "{turn} {left:?}: {plan:?}");
+                    assert!(plan.target.is_none_or(|t| t <= plan.time), "{plan:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn moves_matter_about_alike_until_late_in_the_game() {
+        assert!((move_importance(0) - 1.1).abs() < 0.01);
+        assert!((move_importance(50) - 0.96).abs() < 0.01);
+        assert!((move_importance(100) - 0.61).abs() < 0.01);
+        for ply in 0..225 {
+            assert!(move_importance(ply + 1) <= move_importance(ply), "{ply}");
         }
     }
 

@@ -34,6 +34,13 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Time for the whole search; `None` = unlimited.
     pub time: Option<std::time::Duration>,
+    /// With a time limit: the time the search aims to take, well under `time`, when a match
+    /// clock lets it save time on easy moves for hard ones (set by the Gomocup brain under
+    /// `timeout_match`). No iteration is started past it, scaled by how settled the best
+    /// move is: less when it has not changed for many iterations or is the only move, more
+    /// (up to a share of `time` that falls with the depth) when it keeps changing. `None`:
+    /// a fixed time a move, used to the last iteration that is likely to finish.
+    pub target: Option<std::time::Duration>,
 }
 
 impl Limits {
@@ -42,6 +49,7 @@ impl Limits {
         Self {
             depth: Some(depth),
             time: None,
+            target: None,
         }
     }
 

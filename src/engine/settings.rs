@@ -83,6 +83,10 @@ pub struct EngineSettings {
     /// (or, for the timed full engine, as deep as the time allows); after
     /// [`EngineSettings::resolved`] no depth means no depth limit.
     pub limits: Limits,
+    /// A brain side's match clock: the time for all its moves in one game (the Gomocup
+    /// protocol's `timeout_match`, with `time_left` before every move); `None` = none. Only
+    /// an external brain takes one (an engine side plays `limits.time` a move).
+    pub match_time: Option<Duration>,
     /// Pick at random among root moves of exactly equal value; otherwise the first in
     /// move-generation order.
     pub random_ties: bool,
@@ -187,7 +191,9 @@ impl Default for EngineSettings {
             limits: Limits {
                 depth: None,
                 time: Some(Duration::from_secs(1)),
+                target: None,
             },
+            match_time: None,
             random_ties: true,
             seed: None,
             evaluator: DEFAULT_EVALUATOR.to_string(),
@@ -638,6 +644,24 @@ pub const FIELDS: &[Field] = &[
         },
     },
     Field {
+        key: "match_ms",
+        about: "a brain's time for all its moves in one game in milliseconds, Gomocup's \
+                timeout_match (0 = no match clock)",
+        value_name: "MS",
+        label: "",
+        full_only: false,
+        kind: FieldKind::Number {
+            min: 0,
+            max: 86_400_000,
+            zero: Some("no match clock"),
+        },
+        get: |s| FieldValue::Number(s.match_time.map_or(0, |t| t.as_millis() as u64)),
+        set: |s, v| {
+            let ms = number(&v);
+            s.match_time = (ms > 0).then(|| Duration::from_millis(ms));
+        },
+    },
+    Field {
         key: "random_ties",
         about: "pick at random among equally good moves",
         value_name: "",
@@ -991,7 +1015,9 @@ mod tests {
             limits: Limits {
                 depth: Some(7),
                 time: Some(Duration::from_millis(250)),
+                target: None,
             },
+            match_time: Some(Duration::from_secs(60)),
             random_ties: false,
             seed: Some(42),
             evaluator: "lines".to_string(),
@@ -1032,6 +1058,7 @@ mod tests {
         let EngineSettings {
             algorithm: _,
             limits: _,
+            match_time: _,
             random_ties: _,
             seed: _,
             evaluator: _,

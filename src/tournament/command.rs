@@ -16,6 +16,7 @@ use super::elo::{EloEstimate, Tally, format_elo, format_margin};
 use super::entrants::{TournamentSpec, parse_entrant_flag};
 use super::report::{
     GAMES_HEADER, format_points, game_line, json_report, pairing_matrix, standings_table,
+    thinking_line,
 };
 use super::tune::{Candidate, ClimbSettings, Sprt, TuneSettings, WeightSpace, format_weight};
 use super::{GameRecord, Standings, job_count, run_games, schedule};
@@ -329,6 +330,10 @@ fn run_tournament<G: Playable>(
         names[0]
     )?;
     writeln!(out, "score % counts all its games.")?;
+    let thinking = thinking_line(&run.records, &names);
+    if !thinking.is_empty() {
+        writeln!(out, "time a move, after the openings: {thinking}")?;
+    }
     let forfeits: Vec<&GameRecord> = run.records.iter().filter(|r| r.forfeit.is_some()).collect();
     if !forfeits.is_empty() {
         writeln!(out, "\n{} games lost by forfeit:", forfeits.len())?;

@@ -34,6 +34,7 @@
 //! brain = "./pbrain-x"    # its program, and arguments split at spaces
 //! args = ["--fast"]       # more arguments (ones with spaces)
 //! time_ms = 1000          # its time per move; tt_mb is the memory it is told it has
+//! match_ms = 0            # its time for all its moves in a game (a match clock); 0 = none
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -397,9 +398,7 @@ fn parse_entrant(
             }
         }
     }
-    side.engine
-        .validate()
-        .map_err(|e| ConfigError::from_field(source, &label, e))?;
+    side.validate(source, &label)?;
     if side.kind != PlayerKind::Brain && table.contains_key("args") {
         return Err(ConfigError::new(
             source,

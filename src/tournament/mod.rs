@@ -86,8 +86,9 @@ pub fn schedule(entrants: usize, games_per_side: u32) -> Vec<ScheduledGame> {
     games
 }
 
-/// A finished game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A finished game. Two records are equal when they are the same game: the time its moves
+/// took is the machine's, not the game's, and is not compared.
+#[derive(Clone, Debug, Serialize)]
 pub struct GameRecord {
     /// Its index in the schedule.
     pub index: usize,
@@ -107,9 +108,50 @@ pub struct GameRecord {
     /// hung, said `ERROR` or played an illegal move (`outcome` is then the other's win).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forfeit: Option<String>,
+    /// The moves each side chose after the opening, and the time they took (wall clock,
+    /// from asking to answer), by [`Player::index`].
+    pub thinking: Thinking,
 }
 
+/// The moves one game's sides chose and the time they took, by [`Player::index`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Thinking {
+    /// Moves chosen (the opening's not counted).
+    pub moves: [u32; 2],
+    /// Their time in milliseconds.
+    pub ms: [u64; 2],
+}
+
+impl PartialEq for GameRecord {
+    fn eq(&self, other: &Self) -> bool {
+        self.game() == other.game()
+    }
+}
+
+impl Eq for GameRecord {}
+
 impl GameRecord {
+    /// What makes it this game: everything but the time its moves took.
+    fn game(&self) -> ([usize; 5], &[String], &Outcome, &Option<String>) {
+        let Self {
+            index,
+            first,
+            second,
+            opening,
+            opening_plies,
+            moves,
+            outcome,
+            forfeit,
+            thinking: _,
+        } = self;
+        (
+            [*index, *first, *second, *opening, *opening_plies],
+            moves,
+            outcome,
+            forfeit,
+        )
+    }
+
     /// The result for the first player as people write it: `1-0`, `0-1`, `1/2-1/2`.
     pub fn result_text(&self) -> &'static str {
         match self.outcome.value_for(Player::First).signum() {
@@ -284,15 +326,19 @@ fn play_out<G: Playable>(
         game.play(mv);
     }
     let mut forfeit = None;
+    let mut thinking = Thinking::default();
     while game.outcome().is_none() {
         if stop.is_raised() {
             return None;
         }
         let mover = game.to_move();
+        let asked = std::time::Instant::now();
         let played = players[mover.index()].play(&game, stop, &mut |_| {}, &mut |_| {});
         if stop.is_raised() {
             return None;
         }
+        thinking.moves[mover.index()] += 1;
+        thinking.ms[mover.index()] += asked.elapsed().as_millis() as u64;
         let result = match played {
             Ok(result) => result,
             Err(lost) => {
@@ -326,6 +372,7 @@ fn play_out<G: Playable>(
         moves,
         outcome,
         forfeit,
+        thinking,
     })
 }
 

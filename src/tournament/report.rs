@@ -111,6 +111,31 @@ pub fn format_points(points: f64) -> String {
     }
 }
 
+/// Each entrant's average time a move over `records` (the openings' moves not counted),
+/// as `name 412 ms (1,234 moves)`, in entrant order; entrants without moves left out.
+pub fn thinking_line(records: &[GameRecord], names: &[String]) -> String {
+    let mut moves = vec![0u64; names.len()];
+    let mut ms = vec![0u64; names.len()];
+    for record in records {
+        for (player, entrant) in [
+            (Player::First, record.first),
+            (Player::Second, record.second),
+        ] {
+            if let (Some(m), Some(t)) = (moves.get_mut(entrant), ms.get_mut(entrant)) {
+                *m += u64::from(record.thinking.moves[player.index()]);
+                *t += record.thinking.ms[player.index()];
+            }
+        }
+    }
+    names
+        .iter()
+        .zip(moves.iter().zip(&ms))
+        .filter(|(_, (m, _))| **m > 0)
+        .map(|(name, (m, t))| format!("{name} {} ms ({m} moves)", t / m))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The header line of the games file.
 pub const GAMES_HEADER: &str =
     "# game\tfirst\tsecond\tresult\tmargin\topening_plies\tmoves (opening first)";
@@ -200,6 +225,8 @@ pub fn json_report(standings: &Standings, header: &Value, records: Option<&[Game
                     "margin": r.outcome.value_for(Player::First),
                     "opening_plies": r.opening_plies,
                     "moves": r.moves,
+                    "thinking_moves": r.thinking.moves,
+                    "thinking_ms": r.thinking.ms,
                 });
                 if let Some(reason) = &r.forfeit {
                     game["forfeit"] = json!(reason);
@@ -216,6 +243,32 @@ mod tests {
     use super::*;
     use crate::engine::Outcome;
     use crate::tournament::elo::Tally;
+
+    #[test]
+    fn the_time_a_move_is_each_entrant_s_over_both_colours() {
+        let game = |first: usize, second: usize, moves: [u32; 2], ms: [u64; 2]| GameRecord {
+            index: 0,
+            first,
+            second,
+            opening: 0,
+            opening_plies: 0,
+            moves: Vec::new(),
+            outcome: Outcome::Draw,
+            forfeit: None,
+            thinking: crate::tournament::Thinking { moves, ms },
+        };
+        let names = ["a".to_string(), "b".to_string(), "idle".to_string()];
+        // a: 10 moves in 1000 ms as first, 30 in 5000 as second: 6000 / 40 = 150 ms.
+        let records = [
+            game(0, 1, [10, 10], [1000, 200]),
+            game(1, 0, [30, 30], [600, 5000]),
+        ];
+        assert_eq!(
+            thinking_line(&records, &names),
+            "a 150 ms (40 moves), b 20 ms (40 moves)"
+        );
+        assert_eq!(thinking_line(&[], &names), "");
+    }
 
     fn standings() -> Standings {
         let mut s = Standings::new(vec!["alpha".into(), "b".into()]);
@@ -262,6 +315,7 @@ mod tests {
                 margin: 1,
             },
             forfeit: None,
+            thinking: crate::tournament::Thinking::default(),
         };
         let names = vec!["alpha".to_string(), "b".to_string()];
         assert_eq!(

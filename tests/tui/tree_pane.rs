@@ -569,6 +569,7 @@ fn comparing_the_algorithms_shows_counts_side_by_side_and_whether_they_agree() {
         limits: gametree::engine::limits::Limits {
             depth: None,
             time: Some(std::time::Duration::from_secs(1)),
+            target: None,
         },
         ..EngineSettings::to_depth(Algorithm::Full, 0)
     };

@@ -2,6 +2,7 @@
 # match.sh NAME A_BRAIN B_BRAIN : one match of two Gomocup brains through `gametree
 # tournament`, from the balanced openings, each opening with both colours.
 #   env: SEED (13), GAMES (openings: 60 = 120 games), TA / TB (ms a move, 300),
+#        MATCH (a match clock: ms for all of a side's moves in one game; 0 = none),
 #        OUT (directory for NAME.out and NAME.games, .), DRIVER (the gametree binary that
 #        runs the tournament; default a copy of target/release/gametree made now, since a
 #        rebuild rewrites that file in place and kills a running match; removed at the end).
@@ -9,7 +10,7 @@
 #   printf '#!/bin/sh\nexec /path/to/copy brain --threads 1 "$@"\n' > w-name
 set -euo pipefail
 if [ $# -ne 3 ]; then
-  echo "usage: match.sh NAME A_BRAIN B_BRAIN   (env SEED GAMES TA TB OUT DRIVER)" >&2
+  echo "usage: match.sh NAME A_BRAIN B_BRAIN   (env SEED GAMES TA TB MATCH OUT DRIVER)" >&2
   exit 2
 fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,6 +24,6 @@ if [ -z "$driver" ]; then
 fi
 "$driver" tournament --game gomoku --games "${GAMES:-60}" --jobs 1 \
   --seed "${SEED:-13}" --openings "$root/examples/gomoku-balanced-openings.txt" \
-  --entrant "name=A,brain=$2,time_ms=${TA:-300},tt_mb=64" \
-  --entrant "name=B,brain=$3,time_ms=${TB:-300},tt_mb=64" \
+  --entrant "name=A,brain=$2,time_ms=${TA:-300},match_ms=${MATCH:-0},tt_mb=64" \
+  --entrant "name=B,brain=$3,time_ms=${TB:-300},match_ms=${MATCH:-0},tt_mb=64" \
   --games-out "$out/$1.games" > "$out/$1.out" 2>&1

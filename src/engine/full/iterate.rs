@@ -24,6 +24,72 @@ const ASPIRATION_MAX: i32 = 64 * MARGIN_UNIT;
 /// 0.9 with a 40 ms brain margin scored 30 of 120 against Rapfi where 0.75 with 50 ms scored
 /// 25, docs/performance.md "Wave 13").
 const SOFT_TIME_SHARE: f64 = 0.9;
+/// With a target time ([`crate::engine::limits::Limits::target`], a match clock): the share
+/// of it after which no iteration is started while the best move holds. Rapfi's time control
+/// (search/timecontrol.cpp), whose other constants these are, scales its optimum by 0.544
+/// when its value does not fall and up to 1.5 when it falls fast (its "falling factor");
+/// without that signal here the share sits between, and games of about 20 moves a side
+/// (the median against Rapfi) do not leave half the clock unused. The share grows by
+/// `1 + 2 * changes` for a best move that keeps changing and falls by [`STABLE_REDUCTION`]
+/// for each iteration the best move held.
+const TARGET_SHARE: f64 = 0.8;
+/// Each iteration the best move held reduces the target by this share of it.
+const STABLE_REDUCTION: f64 = 0.0125;
+/// The best-move changes counted for the target fade by this factor every iteration.
+const CHANGES_FADE: f64 = 0.5;
+/// With a target time and one root move (a four to block, a single defence, one legal move)
+/// no iteration can change the answer: none is started once this share of the target is
+/// spent (the earlier ones give the value and line to show). Only with a target: at a fixed
+/// time a move the time saved is lost, and searching the one move deep warms the table for
+/// the next move (tried at a fixed time and taken back, docs/performance.md "Wave 40").
+const SINGLE_MOVE_SHARE: f64 = 0.05;
+
+/// The share of the time limit past which no iteration of `depth` moves is started when a
+/// target is set: the deeper, the less, since each iteration costs more than all earlier ones
+/// together (Rapfi's `timeDivisor`: 1 / (1.25 + 0.02 * depth^1.4), 0.57 at depth 10, 0.39 at
+/// depth 20).
+fn iteration_cap(depth: u32) -> f64 {
+    1.0 / (1.25 + 0.02 * f64::from(depth).powf(1.4))
+}
+
+/// When an iteration may still be started: the time a move of the match clock aims for.
+#[derive(Debug, Default)]
+struct TargetClock {
+    /// Best-move changes between iterations, fading by [`CHANGES_FADE`] each iteration.
+    changes: f64,
+    /// The depth at which the best move last changed.
+    changed_at: u32,
+}
+
+impl TargetClock {
+    /// After an iteration of `depth` that chose a new best move or not, with `moves` root
+    /// moves: the time past which the next iteration is not started, for `target` and the
+    /// hard `limit`.
+    fn after(
+        &mut self,
+        depth: u32,
+        changed: bool,
+        moves: usize,
+        target: Duration,
+        limit: Duration,
+    ) -> Duration {
+        self.changes *= CHANGES_FADE;
+        if changed {
+            if depth > 1 {
+                self.changes += 1.0;
+            }
+            self.changed_at = depth;
+        }
+        if moves == 1 {
+            return target.mul_f64(SINGLE_MOVE_SHARE);
+        }
+        let held = f64::from(depth - self.changed_at);
+        let share = TARGET_SHARE * (1.0 + 2.0 * self.changes) / (1.0 + STABLE_REDUCTION * held);
+        target
+            .mul_f64(share)
+            .min(limit.mul_f64(iteration_cap(depth)))
+    }
+}
 
 impl<G, E, O> Searcher<'_, G, E, O>
 where
@@ -56,6 +122,7 @@ where
         let max_depth = self.settings.limits.max_depth().max(1);
         let mut answer: Option<SearchResult<G::Move>> = None;
         let mut previous = 0;
+        let mut target_clock = TargetClock::default();
         // A solve first searches a few shallow iterations, for MTD(f)'s first guess and the
         // table's best moves (they cost a fraction of the proof and save it whole passes),
         // then goes straight to the end.
@@ -103,6 +170,7 @@ where
                         completed: true,
                     };
                     // The chosen move leads the next iteration; the rest by this one's values.
+                    let changed = answer.as_ref().is_none_or(|a| a.best != result.best);
                     let chosen = root.remove(pick);
                     root.insert(0, chosen);
                     sort_root(&mut root);
@@ -124,10 +192,16 @@ where
                         // which the proof above does not count as proven).
                         break;
                     }
-                    if let Some(limit) = self.time_limit()
-                        && started.elapsed().as_secs_f64() > limit.as_secs_f64() * SOFT_TIME_SHARE
-                    {
-                        break;
+                    if let Some(limit) = self.time_limit() {
+                        let soft = match self.settings.limits.target {
+                            Some(target) if !self.settings.solve => {
+                                target_clock.after(depth, changed, root.len(), target, limit)
+                            }
+                            _ => limit.mul_f64(SOFT_TIME_SHARE),
+                        };
+                        if started.elapsed() > soft {
+                            break;
+                        }
                     }
                 }
                 RootPass::Stopped { best } => {

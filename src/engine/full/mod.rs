@@ -356,7 +356,13 @@ fn threat_deadline(settings: &EngineSettings, started: Instant, now: Instant) ->
     Some(if settings.limits.depth.is_some() {
         started + time / 2
     } else {
-        now + time.mul_f64(THREAT_TIME_SHARE)
+        // With a target (a match clock) the share is of the time the move aims for.
+        now + settings
+            .limits
+            .target
+            .unwrap_or(time)
+            .min(time)
+            .mul_f64(THREAT_TIME_SHARE)
     })
 }
 
