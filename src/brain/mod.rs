@@ -65,8 +65,12 @@ const MOVE_HORIZON: u32 = 64;
 /// the empty points, when fewer).
 const MATCH_SPACE_MIN: u32 = 7;
 /// Under a match clock a move aims for no more than the time left over this many moves
-/// (or the empty points, when fewer) ...
-const MATCH_SPACE: u32 = 22;
+/// (or the empty points, when fewer) ... Rapfi's 22 left more than half the clock unused in
+/// games of about 25 moves a side (median against Rapfi): at 2 s a turn and 12 s a game 12
+/// used 270 ms a move and scored 94 of 240 against Rapfi where 22 used 240 and scored 91.5
+/// and the plan before (the time left over 20, whole) 228 and 84 (docs/performance.md,
+/// "Wave 41").
+const MATCH_SPACE: u32 = 12;
 /// ... nor more than its hard limit over this (the search's growth per iteration) ...
 const BRANCH_FACTOR: f64 = 1.7;
 /// ... nor more than this share of its hard limit.
@@ -964,12 +968,13 @@ mod tests {
             clock(Some(1000), Some(100_000), 180_000).plan(20, 225),
             fixed(ms(950))
         );
-        // 10.5 s left, 500 ms kept back: the target is 10 s / 22 (under 950 ms / 1.7).
+        // 5.5 s left, 500 ms kept back: no more than 5 s / 7, aiming for 5 s / 12 (under
+        // 714 ms / 1.7).
         assert_eq!(
-            clock(Some(1000), Some(10_500), 180_000).plan(20, 225),
+            clock(Some(1000), Some(5_500), 180_000).plan(20, 225),
             Plan {
-                time: ms(950),
-                target: Some(ms(10_000) / 22)
+                time: ms(5_000) / 7,
+                target: Some(ms(5_000) / 12)
             }
         );
         // 3.5 s left: no move takes more than a seventh of 3 s.
