@@ -28,8 +28,8 @@ const SOFT_TIME_SHARE: f64 = 0.9;
 /// of it after which no iteration is started while the best move holds. Rapfi's time control
 /// (search/timecontrol.cpp), whose other constants these are, scales its optimum by 0.544
 /// when its value does not fall and up to 1.5 when it falls fast (its "falling factor");
-/// without that signal here the share sits between, and games of about 20 moves a side
-/// (the median against Rapfi) do not leave half the clock unused. The share grows by
+/// without that signal here the share sits between, so that games of 20 - 25 moves a side
+/// after the opening (as against Rapfi) do not leave half the clock unused. The share grows by
 /// `1 + 2 * changes` for a best move that keeps changing and falls by [`STABLE_REDUCTION`]
 /// for each iteration the best move held.
 const TARGET_SHARE: f64 = 0.8;
