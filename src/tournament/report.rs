@@ -112,7 +112,7 @@ pub fn format_points(points: f64) -> String {
 }
 
 /// Each entrant's average time a move over `records` (the openings' moves not counted),
-/// as `name 412 ms (1,234 moves)`, in entrant order; entrants without moves left out.
+/// as `name 412 ms (1234 moves)`, in entrant order; entrants without moves left out.
 pub fn thinking_line(records: &[GameRecord], names: &[String]) -> String {
     let mut moves = vec![0u64; names.len()];
     let mut ms = vec![0u64; names.len()];
