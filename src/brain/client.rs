@@ -16,7 +16,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::protocol::{Coord, Field, Info, Response};
-use super::{cell_of, coord_of};
+use super::{UNLIMITED_TIME_LEFT, cell_of, coord_of};
 use crate::config::BrainCommand;
 use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Player};
@@ -38,8 +38,6 @@ const ANSWER_MARGIN: Duration = Duration::from_secs(1);
 /// time and this much: the time its answers spend in pipes and the scheduler, counted
 /// against it here and not by the brain itself.
 const MATCH_GRACE: Duration = Duration::from_millis(200);
-/// `time_left` told to a brain with no match clock (the protocol's "no limit").
-const NO_MATCH_CLOCK: i64 = 2_147_483_647;
 /// How long a brain told `END` has to exit before it is killed.
 const END_GRACE: Duration = Duration::from_millis(300);
 /// How often a wait for the brain looks at the caller's stop flag.
@@ -145,7 +143,7 @@ impl BrainPlayer {
     fn time_left(&self) -> Option<i64> {
         (!self.match_time.is_zero()).then(|| {
             let left = self.match_time.as_millis() as i64 - self.used.as_millis() as i64;
-            left.max(-NO_MATCH_CLOCK)
+            left.max(-UNLIMITED_TIME_LEFT)
         })
     }
 
@@ -354,7 +352,7 @@ impl BrainPlayer {
         let infos = [
             Info::TimeoutTurn(self.turn.as_millis() as u64),
             Info::TimeoutMatch(self.match_time.as_millis() as u64),
-            Info::TimeLeft(self.time_left().unwrap_or(NO_MATCH_CLOCK)),
+            Info::TimeLeft(self.time_left().unwrap_or(UNLIMITED_TIME_LEFT)),
             Info::MaxMemory(self.memory),
             Info::GameType(1),
             Info::Rule(exact_five),

@@ -75,7 +75,8 @@ const MATCH_SPACE: u32 = 12;
 const BRANCH_FACTOR: f64 = 1.7;
 /// ... nor more than this share of its hard limit.
 const TARGET_OF_LIMIT: f64 = 0.9;
-/// `time_left` when the match has no time limit.
+/// `time_left` when the match has no time limit (the protocol's 2^31 - 1), as read here and
+/// as told to an external brain with no match clock.
 const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
 /// The least time a search is given (half the turn when that is less): enough for a
 /// shallow answer.
