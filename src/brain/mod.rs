@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 
 use crate::cli::EngineFlags;
 use crate::config::Config;
@@ -176,6 +178,9 @@ struct Thinking {
     stop: StopFlag,
     deadline: Instant,
     reported: Option<(u32, Option<Cell>)>,
+    /// The value each depth ended with so far (the last report of that depth), for
+    /// [`swap_value`].
+    depth_values: Vec<(u32, i32)>,
 }
 
 /// The match as the protocol's manager set it up, and the engine.
@@ -388,8 +393,8 @@ impl<W: Write> Brain<W> {
                 Event::End if self.queued.is_empty() => {
                     // Nothing more will come: the move found so far, at once, is the last
                     // answer (unheard if the manager is gone, so a failed write is fine).
-                    if let Some((purpose, result)) = self.stop_thinking(events) {
-                        let _ = self.answer(purpose, &result);
+                    if let Some((thinking, result)) = self.stop_thinking(events) {
+                        let _ = self.answer(&thinking, &result);
                     }
                     return Ok(());
                 }
@@ -402,7 +407,7 @@ impl<W: Write> Brain<W> {
                 Event::Done(engine, result) => {
                     self.engine = Some(*engine);
                     if let Some(thinking) = self.thinking.take() {
-                        self.answer(thinking.purpose, &result)?;
+                        self.answer(&thinking, &result)?;
                     }
                 }
                 Event::Failed => {
@@ -416,14 +421,17 @@ impl<W: Write> Brain<W> {
 
     /// Raises the stop flag and waits for the search thread to hand the engine back with
     /// its answer, so nothing runs on after the brain returns.
-    fn stop_thinking(&mut self, events: &Receiver<Event>) -> Option<(Purpose, SearchResult<Cell>)> {
+    fn stop_thinking(
+        &mut self,
+        events: &Receiver<Event>,
+    ) -> Option<(Thinking, SearchResult<Cell>)> {
         let thinking = self.thinking.take()?;
         thinking.stop.raise();
         while let Ok(event) = events.recv_timeout(Duration::from_secs(5)) {
             match event {
                 Event::Done(engine, result) => {
                     self.engine = Some(*engine);
-                    return Some((thinking.purpose, result));
+                    return Some((thinking, result));
                 }
                 Event::Failed => return None,
                 _ => {}
@@ -754,7 +762,7 @@ impl<W: Write> Brain<W> {
         Ok(())
     }
 
-    /// `SWAP2BOARD`: with no stones, places a fixed three-stone opening; with 3 or 5
+    /// `SWAP2BOARD`: with no stones, places a balanced three-stone opening; with 3 or 5
     /// (black, white, black, ...: White to move) searches as White and answers `SWAP`
     /// (taking Black) when White stands worse, else White's move.
     fn swap2(&mut self, stones: &[Coord]) -> Option<Response> {
@@ -772,7 +780,7 @@ impl<W: Write> Brain<W> {
         }
         match cells.len() {
             0 => {
-                let opening = swap2_opening(self.options.size);
+                let opening = swap2_opening(self.options.size, self.spare.seed);
                 let order: Vec<Cell> = opening.iter().filter_map(|&at| cell_of(game, at)).collect();
                 if let Err(refusal) = self.set_position(order) {
                     return Some(Response::Error(format!("SWAP2BOARD: {refusal}")));
@@ -841,6 +849,7 @@ impl<W: Write> Brain<W> {
             stop,
             deadline: Instant::now() + budget + DEADLINE_GRACE.min(budget / 2),
             reported: None,
+            depth_values: Vec::new(),
         });
         None
     }
@@ -854,7 +863,12 @@ impl<W: Write> Brain<W> {
         let (Some(thinking), Some(game)) = (&mut self.thinking, &self.game) else {
             return Ok(());
         };
-        let key = (result.stats.depth, result.best);
+        let depth = result.stats.depth;
+        match thinking.depth_values.last_mut() {
+            Some(last) if last.0 == depth => last.1 = result.value,
+            _ => thinking.depth_values.push((depth, result.value)),
+        }
+        let key = (depth, result.best);
         if thinking.reported == Some(key) || result.best.is_none() {
             return Ok(());
         }
@@ -863,12 +877,12 @@ impl<W: Write> Brain<W> {
         self.send(&Response::Message(text))
     }
 
-    fn answer(&mut self, purpose: Purpose, result: &SearchResult<Cell>) -> std::io::Result<()> {
+    fn answer(&mut self, thinking: &Thinking, result: &SearchResult<Cell>) -> std::io::Result<()> {
         let Some(best) = result.best else {
             return self.send(&Response::Error("no move: the game is over".to_string()));
         };
-        if let Purpose::SwapChoice = purpose
-            && result.value < 0
+        if let Purpose::SwapChoice = thinking.purpose
+            && swap_value(result, &thinking.depth_values) < 0
         {
             return self.send(&Response::Swap);
         }
@@ -881,6 +895,26 @@ impl<W: Write> Brain<W> {
         }
         self.moves.push(best);
         self.send(&Response::Move(at))
+    }
+}
+
+/// White's value in a swap2 choice, on which the brain takes Black (`SWAP`) when it is below
+/// 0: the final value averaged with the one of the depth before it, when both were reached
+/// and neither is a proven win or loss. A search's value swings with the parity of its
+/// depth (an even depth ends on the opponent's move, an odd one on the mover's), so the
+/// sign of one depth's value says more about the depth than about the position.
+fn swap_value(result: &SearchResult<Cell>, depth_values: &[(u32, i32)]) -> i32 {
+    let depth = result.stats.depth;
+    let before = depth_values
+        .iter()
+        .rev()
+        .find(|&&(d, _)| d + 1 == depth)
+        .map(|&(_, value)| value);
+    match before {
+        Some(before) if !score::is_decisive(before) && !score::is_decisive(result.value) => {
+            i32::midpoint(before, result.value)
+        }
+        _ => result.value,
     }
 }
 
@@ -932,15 +966,64 @@ fn game_over(game: &Gomoku) -> Option<String> {
     }
 }
 
-/// The three stones (black, white, black) placed when the brain opens a swap2 game: a
-/// compact shape around the centre that neither side is known to win outright.
-fn swap2_opening(size: usize) -> [Coord; 3] {
-    let c = (size / 2) as u32;
-    [
-        Coord { x: c, y: c },
-        Coord { x: c + 1, y: c - 1 },
-        Coord { x: c - 1, y: c - 2 },
-    ]
+/// The balanced openings the matches are played from (`examples/gomoku-balanced-openings.txt`:
+/// three stones in the centre 5x5 of a 15x15 board, each valued near even by Rapfi with White
+/// to move), from which the brain opens a swap2 game.
+const BALANCED_OPENINGS: &str = include_str!("../../examples/gomoku-balanced-openings.txt");
+
+/// The centre of the 15x15 board [`BALANCED_OPENINGS`] is written on (h8), in protocol points.
+const OPENINGS_CENTRE: u32 = 7;
+
+/// [`BALANCED_OPENINGS`] moved to the centre of a board of `size` (`size / 2` in both
+/// coordinates, as h8 is on 15x15), as protocol points (black, white, black); an opening
+/// that does not fit the board is left out.
+fn balanced_openings(size: usize) -> Vec<[Coord; 3]> {
+    let written_on = Gomoku::new(15, CONNECT, Rule::Freestyle);
+    let centre = u32::try_from(size / 2).unwrap_or(u32::MAX);
+    let moved = |at: Coord| {
+        let x = (at.x + centre).checked_sub(OPENINGS_CENTRE)?;
+        let y = (at.y + centre).checked_sub(OPENINGS_CENTRE)?;
+        ((x as usize) < size && (y as usize) < size).then_some(Coord { x, y })
+    };
+    BALANCED_OPENINGS
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .filter_map(|line| {
+            let stones = line
+                .split_whitespace()
+                .map(|text| {
+                    let cell = written_on.parse_move(text).ok()?;
+                    moved(coord_of(&written_on, cell))
+                })
+                .collect::<Option<Vec<Coord>>>()?;
+            <[Coord; 3]>::try_from(stones).ok()
+        })
+        .collect()
+}
+
+/// The three stones (black, white, black) placed when the brain opens a swap2 game: one of
+/// the [`BALANCED_OPENINGS`], drawn by the engine's seed (the same for the same seed, as the
+/// rest of a game's answers), so that the opponent's choice of colour gains it little; on a
+/// board too small for them, a compact shape around the centre.
+fn swap2_opening(size: usize, seed: u64) -> [Coord; 3] {
+    let openings = balanced_openings(size);
+    if openings.is_empty() {
+        let c = (size / 2) as u32;
+        return [
+            Coord { x: c, y: c },
+            Coord {
+                x: c + 1,
+                y: c.saturating_sub(1),
+            },
+            Coord {
+                x: c.saturating_sub(1),
+                y: c.saturating_sub(2),
+            },
+        ];
+    }
+    let index = SmallRng::seed_from_u64(seed).random_range(0..openings.len());
+    openings[index]
 }
 
 #[cfg(test)]
@@ -1062,5 +1145,61 @@ mod tests {
         for cell in 0..225 {
             assert_eq!(cell_of(&game, coord_of(&game, cell)), Some(cell));
         }
+    }
+
+    #[test]
+    fn swap2_openings_are_the_balanced_ones_centred_on_any_board() {
+        let written: Vec<&str> = BALANCED_OPENINGS
+            .lines()
+            .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+            .collect();
+        let on_15 = balanced_openings(15);
+        assert_eq!(on_15.len(), written.len());
+        let game = Gomoku::new(15, CONNECT, Rule::Freestyle);
+        for (line, opening) in written.iter().zip(&on_15) {
+            let named: Vec<String> = opening
+                .iter()
+                .map(|&at| game.format_move(cell_of(&game, at).unwrap()))
+                .collect();
+            assert_eq!(named.join(" "), line.trim());
+        }
+        for size in *SIZES.start()..=*SIZES.end() {
+            let openings = balanced_openings(size as usize);
+            assert_eq!(openings.len(), written.len(), "size {size}");
+            let centre = i64::from(size / 2);
+            for opening in &openings {
+                for at in opening {
+                    assert!((i64::from(at.x) - centre).abs() <= 2, "{size}: {at}");
+                    assert!((i64::from(at.y) - centre).abs() <= 2, "{size}: {at}");
+                }
+                assert!(opening[0] != opening[1] && opening[1] != opening[2]);
+                assert!(opening[0] != opening[2]);
+            }
+        }
+        let drawn: std::collections::HashSet<_> =
+            (0..20).map(|seed| swap2_opening(15, seed)).collect();
+        assert!(drawn.len() > 5, "{drawn:?}");
+        assert!(drawn.iter().all(|opening| on_15.contains(opening)));
+        assert_eq!(swap2_opening(20, 7), swap2_opening(20, 7));
+    }
+
+    #[test]
+    fn the_swap_choice_averages_the_last_two_depths() {
+        let result = |depth: u32, value: i32| {
+            let mut result = SearchResult::<Cell>::fallback(Some(0), true);
+            result.value = value;
+            result.stats.depth = depth;
+            result
+        };
+        // An odd depth's +40 after an even one's -100: White stands worse.
+        assert_eq!(
+            swap_value(&result(9, 40), &[(7, 30), (8, -100), (9, 40)]),
+            -30
+        );
+        assert_eq!(swap_value(&result(9, 40), &[(9, 40)]), 40);
+        // A proven value is taken as it is.
+        let win = score::WIN - 7;
+        assert_eq!(swap_value(&result(9, win), &[(8, -100), (9, win)]), win);
+        assert_eq!(swap_value(&result(9, 40), &[(8, -win)]), 40);
     }
 }
