@@ -4,7 +4,7 @@
 //! the board: `App` asks it to launch, stop and receive, and routes what comes back.
 
 use super::event::TICK_MS;
-use super::worker::{Job, Purpose, Report, SearchId, TreeSearch};
+use super::worker::{Job, MinimaxEstimate, Purpose, Report, SearchId, TreeSearch};
 use crate::brain::client::BrainLine;
 use crate::engine::api::SearchResult;
 use crate::engine::tree::SearchTree;
@@ -55,8 +55,9 @@ pub enum MinimaxCount {
     NotCounted,
     /// The worker is counting.
     Counting,
-    /// More than [`super::worker::MINIMAX_COUNT_BUDGET`] nodes: the count was given up.
-    TooMany,
+    /// More than [`super::worker::MINIMAX_COUNT_BUDGET`] nodes: the count was given up,
+    /// with what the shallower trees that fitted say of its size.
+    TooMany(Option<MinimaxEstimate>),
     /// This many nodes.
     Nodes(u64),
 }
@@ -412,9 +413,14 @@ impl<G: Game> EngineDriver<G> {
                     recorded,
                 }
             }
-            Report::MinimaxNodes { id, nodes } => {
+            Report::MinimaxNodes {
+                id,
+                nodes,
+                estimate,
+            } => {
                 if let Some(last) = self.last.as_mut().filter(|l| l.id == id) {
-                    last.minimax = nodes.map_or(MinimaxCount::TooMany, MinimaxCount::Nodes);
+                    last.minimax =
+                        nodes.map_or(MinimaxCount::TooMany(estimate), MinimaxCount::Nodes);
                 }
                 Arrival::Absorbed
             }

@@ -81,6 +81,9 @@ pub enum Report<M> {
         id: SearchId,
         /// The count; `None` when it passed [`MINIMAX_COUNT_BUDGET`] and was given up.
         nodes: Option<u64>,
+        /// When it was given up: the deepest shallower count that fitted the budget, from
+        /// which the pane estimates the whole.
+        estimate: Option<MinimaxEstimate>,
     },
     /// The tree a [`Job::Record`] search recorded (sent just before its `Finished`).
     Recorded {
@@ -518,9 +521,18 @@ fn run_job<G: Playable>(
     if engine.settings.algorithm.prunes() && !stop.is_raised() && depth > 0 {
         let candidates = engine.settings.candidates;
         let nodes = minimax_nodes(root, depth, candidates, MINIMAX_COUNT_BUDGET, stop);
+        let estimate = if nodes.is_none() && !stop.is_raised() {
+            minimax_estimate(root, depth, candidates, MINIMAX_COUNT_BUDGET, stop)
+        } else {
+            None
+        };
         // Stopped while counting: the app has moved on and no longer waits for the count.
         if nodes.is_some() || !stop.is_raised() {
-            sink(Report::MinimaxNodes { id, nodes });
+            sink(Report::MinimaxNodes {
+                id,
+                nodes,
+                estimate,
+            });
         }
     }
 }
@@ -648,6 +660,63 @@ pub fn minimax_nodes<G: Game>(
     .then_some(count)
 }
 
+/// Plain minimax's node count to a shallower depth than the one asked, and to the depth
+/// before that: what a tree too big to count grows like, one ply at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MinimaxEstimate {
+    /// The deepest depth whose whole tree was counted.
+    pub depth: u32,
+    /// Its nodes.
+    pub nodes: u64,
+    /// The nodes of the tree one ply shallower.
+    pub previous: u64,
+}
+
+impl MinimaxEstimate {
+    /// How many times as many nodes each ply more takes, by the last two counts.
+    pub fn growth(&self) -> f64 {
+        self.nodes as f64 / self.previous.max(1) as f64
+    }
+
+    /// The nodes of the tree to `depth`, at [`Self::growth`] a ply past the counted depth.
+    pub fn nodes_to(&self, depth: u32) -> f64 {
+        let plies = depth.saturating_sub(self.depth);
+        self.nodes as f64 * self.growth().powi(i32::try_from(plies).unwrap_or(i32::MAX))
+    }
+}
+
+/// For a tree to `depth` that [`minimax_nodes`] gave up on: minimax counted to one depth
+/// after another from 1, within `budget` nodes in all, until a depth does not fit; `None`
+/// when fewer than two depths fit (no growth to go by) or `stop` was raised.
+pub fn minimax_estimate<G: Game>(
+    game: &G,
+    depth: u32,
+    candidates: usize,
+    budget: u64,
+    stop: &StopFlag,
+) -> Option<MinimaxEstimate> {
+    let mut left = budget;
+    let mut counts: Vec<u64> = Vec::new();
+    for shallower in 1..depth {
+        let Some(nodes) = minimax_nodes(game, shallower, candidates, left, stop) else {
+            break;
+        };
+        left -= nodes;
+        counts.push(nodes);
+    }
+    if stop.is_raised() {
+        return None;
+    }
+    match counts[..] {
+        [.., previous, nodes] => Some(MinimaxEstimate {
+            depth: counts.len() as u32,
+            nodes,
+            previous,
+        }),
+        _ => None,
+    }
+}
+
 /// How many skipped moves a recorded tree gets as rows: what is left of the budget, and at
 /// least 10,000 (so a tree that filled its budget still shows the cut-offs near the root).
 fn skipped_room<M>(budget: usize, tree: &crate::engine::tree::SearchTree<M>) -> usize {
@@ -725,5 +794,34 @@ mod tests {
             );
         }
         assert_eq!(budgeted.nodes, plain.nodes);
+    }
+
+    #[test]
+    fn a_tree_too_big_to_count_is_estimated_from_the_depths_that_fit() {
+        let game = Kalah::new(6, 4);
+        let never = StopFlag::new();
+        let count = |depth| minimax_nodes(&game, depth, 0, u64::MAX, &never).unwrap();
+        let (one, two, three) = (count(1), count(2), count(3));
+        // Room for depths 1 and 2 together, not for 3 as well.
+        let budget = one + two + three / 2;
+        assert!(minimax_nodes(&game, 12, 0, budget, &never).is_none());
+        let estimate = minimax_estimate(&game, 12, 0, budget, &never).unwrap();
+        assert_eq!(
+            estimate,
+            MinimaxEstimate {
+                depth: 2,
+                nodes: two,
+                previous: one,
+            }
+        );
+        let growth = two as f64 / one as f64;
+        assert!((estimate.nodes_to(4) - two as f64 * growth * growth).abs() < 1e-6);
+        assert!((estimate.nodes_to(2) - two as f64).abs() < 1e-9);
+        // Only one depth fits: no growth to go by.
+        assert_eq!(minimax_estimate(&game, 12, 0, one + 1, &never), None);
+        // Stopped: nothing.
+        let stop = StopFlag::new();
+        stop.raise();
+        assert_eq!(minimax_estimate(&game, 12, 0, budget, &stop), None);
     }
 }

@@ -8,7 +8,7 @@ use gametree::engine::stats::SearchStats;
 use gametree::games::tictactoe::TicTacToe;
 use gametree::tui::app::{App, Effect};
 use gametree::tui::event::Event;
-use gametree::tui::worker::{Purpose, Report};
+use gametree::tui::worker::{MinimaxEstimate, Purpose, Report};
 use ratatui::crossterm::event::KeyCode;
 
 use crate::helpers::{
@@ -67,6 +67,7 @@ fn the_engine_pane_shows_the_search_and_minimax_comparison() {
         vec![Event::Engine(Report::MinimaxNodes {
             id,
             nodes: Some(420),
+            estimate: None,
         })],
     );
     let done = screen(&render(&mut app, 80, 24));
@@ -82,10 +83,34 @@ fn the_engine_pane_shows_the_search_and_minimax_comparison() {
     // Over the budget, the count is given up and says so.
     feed(
         &mut app,
-        vec![Event::Engine(Report::MinimaxNodes { id, nodes: None })],
+        vec![Event::Engine(Report::MinimaxNodes {
+            id,
+            nodes: None,
+            estimate: None,
+        })],
     );
     let over = screen(&render(&mut app, 80, 24));
     assert!(over.contains("over 3,000,000 nodes"), "{over}");
+    // With the shallower counts that fitted, it also says how big the whole tree is.
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::MinimaxNodes {
+            id,
+            nodes: None,
+            estimate: Some(MinimaxEstimate {
+                depth: 2,
+                nodes: 64,
+                previous: 8,
+            }),
+        })],
+    );
+    let estimated = flat(&screen(&render(&mut app, 120, 40)));
+    assert!(
+        estimated.contains(
+            "over 3,000,000 nodes: about 512, growing 8.0× a ply as its first 2 plies do"
+        ),
+        "{estimated}"
+    );
 }
 
 // The engine pane is live during a search; the time-limited full engine is shown by
@@ -211,6 +236,7 @@ fn the_minimax_comparison_is_plain_and_compares_like_with_like() {
             Event::Engine(Report::MinimaxNodes {
                 id,
                 nodes: Some(500),
+                estimate: None,
             }),
         ],
     );

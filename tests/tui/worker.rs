@@ -217,7 +217,7 @@ fn the_worker_plays_tictactoe_and_counts_minimax_nodes_like_minimax() {
     while minimax.is_none() {
         match rx.recv_timeout(DEADLOCK_GUARD).expect("the worker answers") {
             Report::Finished { id: 7, result } => best = result.best,
-            Report::MinimaxNodes { id: 7, nodes } => minimax = Some(nodes),
+            Report::MinimaxNodes { id: 7, nodes, .. } => minimax = Some(nodes),
             Report::Progress { .. } => {}
             other => panic!("unexpected {other:?}"),
         }

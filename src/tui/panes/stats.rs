@@ -181,9 +181,17 @@ fn minimax_items<'a>(
             "counting...".to_string(),
             theme,
         )],
-        MinimaxCount::TooMany => sentence(format!(
+        MinimaxCount::TooMany(None) => sentence(format!(
             "minimax to the same depth ({depth}) would need over {} nodes",
             group_digits(MINIMAX_COUNT_BUDGET)
+        )),
+        MinimaxCount::TooMany(Some(estimate)) => sentence(format!(
+            "minimax to the same depth ({depth}) would need over {} nodes: about {}, growing \
+             {:.1}× a ply as its first {} plies do",
+            group_digits(MINIMAX_COUNT_BUDGET),
+            about(estimate.nodes_to(depth)),
+            estimate.growth(),
+            estimate.depth,
         )),
         MinimaxCount::Nodes(n) => {
             let ours = if stats.iteration_nodes > 0 {
@@ -218,6 +226,20 @@ fn minimax_items<'a>(
             ))
         }
     }
+}
+
+/// A large count in words a reader takes in at a glance: digits grouped up to ten million,
+/// then a power of ten (`4.2×10^15`).
+fn about(nodes: f64) -> String {
+    if !nodes.is_finite() {
+        return "more than can be written".to_string();
+    }
+    if nodes < 1e7 {
+        return group_digits(nodes.round() as u64);
+    }
+    let exponent = nodes.log10().floor();
+    let mantissa = nodes / 10f64.powf(exponent);
+    format!("{mantissa:.1}×10^{exponent:.0}")
 }
 
 /// The pane's text for an inside `width` columns wide, every line of it (the pane shows
