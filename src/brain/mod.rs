@@ -863,13 +863,16 @@ impl<W: Write> Brain<W> {
         let (Some(thinking), Some(game)) = (&mut self.thinking, &self.game) else {
             return Ok(());
         };
+        if result.best.is_none() {
+            return Ok(());
+        }
         let depth = result.stats.depth;
         match thinking.depth_values.last_mut() {
             Some(last) if last.0 == depth => last.1 = result.value,
             _ => thinking.depth_values.push((depth, result.value)),
         }
         let key = (depth, result.best);
-        if thinking.reported == Some(key) || result.best.is_none() {
+        if thinking.reported == Some(key) {
             return Ok(());
         }
         thinking.reported = Some(key);
