@@ -129,9 +129,31 @@ pub fn group_digits(n: u64) -> String {
     out
 }
 
+/// A count too large to read digit by digit, as a power of ten: grouped digits below ten
+/// million (`4,200,000`), else one decimal and the exponent (`4.2×10^15`).
+pub fn approximate_count(n: f64) -> String {
+    if !n.is_finite() {
+        return "more than can be written".to_string();
+    }
+    if n < 1e7 {
+        return group_digits(n.max(0.0).round() as u64);
+    }
+    let exponent = n.log10().floor();
+    let mantissa = n / 10f64.powf(exponent);
+    format!("{mantissa:.1}×10^{exponent:.0}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_counts_read_as_powers_of_ten() {
+        assert_eq!(approximate_count(512.0), "512");
+        assert_eq!(approximate_count(4_200_000.0), "4,200,000");
+        assert_eq!(approximate_count(4.2e15), "4.2×10^15");
+        assert_eq!(approximate_count(f64::INFINITY), "more than can be written");
+    }
 
     #[test]
     fn digits_are_grouped() {

@@ -854,10 +854,12 @@ impl<G: HasBoard> App<G> {
                 result,
                 tree,
                 gave_up,
+                estimate,
             } => {
                 if let Some((name, settings)) = self.trees.compare.get(index).cloned() {
-                    self.trees
-                        .add_compared(Recorded::new(name, root, settings, result, *tree, gave_up));
+                    let recorded = Recorded::new(name, root, settings, result, *tree, gave_up)
+                        .with_estimate(estimate);
+                    self.trees.add_compared(recorded);
                 }
             }
             Arrival::Finished {

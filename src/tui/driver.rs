@@ -90,6 +90,8 @@ pub enum Arrival<G: Game> {
         tree: Box<SearchTree<G::Move>>,
         /// It was plain minimax and gave up at its node budget.
         gave_up: bool,
+        /// Then: the size of its whole tree, estimated.
+        estimate: Option<MinimaxEstimate>,
     },
     /// The search the app waited for ended.
     Finished {
@@ -391,6 +393,7 @@ impl<G: Game> EngineDriver<G> {
                 result,
                 tree,
                 gave_up,
+                estimate,
             } if Some(id) == waiting => match &self.recording {
                 Some(recording) => Arrival::Compared {
                     root: recording.root.clone(),
@@ -398,6 +401,7 @@ impl<G: Game> EngineDriver<G> {
                     result,
                     tree,
                     gave_up,
+                    estimate,
                 },
                 None => Arrival::Absorbed,
             },

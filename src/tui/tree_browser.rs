@@ -11,10 +11,11 @@ use super::action::TreeAction;
 use super::boards::PathMove;
 use super::layout::{self, TreeParts};
 use super::tree_view::TreeViewState;
+use super::worker::MinimaxEstimate;
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::score;
 use crate::engine::score::INFINITY;
-use crate::engine::stats::group_digits;
+use crate::engine::stats::{approximate_count, group_digits};
 use crate::engine::tree::{Bound, NodeKind, SearchTree, TreeNode};
 pub use crate::export::{bound_text, kind_text, whole, window_text};
 use crate::games::Playable;
@@ -38,6 +39,8 @@ pub struct Recorded<G: Playable> {
     pub tree: SearchTree<G::Move>,
     /// Plain minimax was stopped at the comparison's node budget.
     pub gave_up: bool,
+    /// Then: the size of its whole tree, estimated from the depths that fitted the budget.
+    pub estimate: Option<MinimaxEstimate>,
     /// Expansion, selection and scroll.
     pub view: TreeViewState,
     /// The guided mode's place in the search, while it is on.
@@ -98,9 +101,17 @@ impl<G: Playable> Recorded<G> {
             result,
             tree,
             gave_up,
+            estimate: None,
             view,
             step: None,
         }
+    }
+
+    /// The same, with the size of plain minimax's whole tree when it gave up.
+    #[must_use]
+    pub fn with_estimate(mut self, estimate: Option<MinimaxEstimate>) -> Self {
+        self.estimate = estimate;
+        self
     }
 
     /// Moves the guided mode `forward` (or back) one step, starting it at the root if it is
@@ -505,10 +516,18 @@ impl<G: Playable> TreeBrowser<G> {
             .map(|r| r.result.stats.nodes);
         for (i, (name, _)) in self.compare.iter().enumerate() {
             let what = match self.trees.get(i) {
-                Some(r) if r.gave_up => format!(
-                    "gave up past its {}-node budget",
-                    group_digits(super::worker::MINIMAX_COUNT_BUDGET)
-                ),
+                Some(r) if r.gave_up => {
+                    let whole = r.estimate.map_or(String::new(), |e| {
+                        format!(
+                            " (about {} in all)",
+                            approximate_count(e.nodes_to(r.settings.limits.max_depth()))
+                        )
+                    });
+                    format!(
+                        "gave up past its {}-node budget{whole}",
+                        group_digits(super::worker::MINIMAX_COUNT_BUDGET)
+                    )
+                }
                 Some(r) => {
                     let share = match minimax {
                         Some(all) if all > 0 && r.settings.algorithm != Algorithm::Minimax => {

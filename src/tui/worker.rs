@@ -104,6 +104,8 @@ pub enum Report<M> {
         tree: Box<SearchTree<M>>,
         /// It was plain minimax, stopped at [`MINIMAX_COUNT_BUDGET`] nodes.
         gave_up: bool,
+        /// When it gave up: the size of its whole tree by [`minimax_estimate`].
+        estimate: Option<MinimaxEstimate>,
     },
     /// A line an external brain printed while it thought (`MESSAGE`, `DEBUG`).
     BrainSaid {
@@ -485,8 +487,16 @@ fn run_job<G: Playable>(
                 let gave_up = observer.gave_up;
                 let mut tree = observer.recorder.finish_for(&result);
                 tree.add_skipped(root, skipped_room(max_nodes, &tree));
+                let mut estimate = None;
                 if gave_up {
                     tree.add_unreached_root_moves(root);
+                    estimate = minimax_estimate(
+                        root,
+                        depth,
+                        player.settings.candidates,
+                        MINIMAX_COUNT_BUDGET,
+                        stop,
+                    );
                 }
                 sink(Report::Compared {
                     id,
@@ -494,6 +504,7 @@ fn run_job<G: Playable>(
                     result: result.clone(),
                     tree: Box::new(tree),
                     gave_up,
+                    estimate,
                 });
                 last = Some(result);
             }

@@ -6,7 +6,7 @@ use std::sync::mpsc;
 
 use gametree::config::Config;
 use gametree::engine::api::{Algorithm, EngineSettings};
-use gametree::engine::stats::group_digits;
+use gametree::engine::stats::{approximate_count, group_digits};
 use gametree::engine::tree::{Bound, NodeKind, SearchTree, TreeNode};
 use gametree::engine::{Game, Player, score};
 use gametree::games::GameOptions;
@@ -20,7 +20,9 @@ use gametree::tui::boards::HasBoard;
 use gametree::tui::event::Event;
 use gametree::tui::layout::{self, Areas};
 use gametree::tui::tree_browser::{bound_text, window_text};
-use gametree::tui::worker::{Job, Purpose, Report, TreeSearch, Worker, comparison, minimax_nodes};
+use gametree::tui::worker::{
+    Job, MinimaxEstimate, Purpose, Report, TreeSearch, Worker, comparison, minimax_nodes,
+};
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, MouseEventKind};
 use ratatui::layout::Position;
@@ -204,6 +206,12 @@ fn feed_comparison(app: &mut App<TicTacToe>, answers: &[(u8, i32, u64, Vec<u8>, 
                 result,
                 tree,
                 gave_up,
+                // Plain minimax's whole tree as the worker estimates it when it gives up.
+                estimate: gave_up.then_some(MinimaxEstimate {
+                    depth: 2,
+                    nodes: 80,
+                    previous: 10,
+                }),
             })],
         );
     }
@@ -707,6 +715,15 @@ fn a_comparison_that_disagrees_or_gave_up_says_so_precisely() {
         );
         assert!(!text.contains("3,000,001 nodes"), "{text}");
     }
+    // With the worker's estimate of the whole tree: 80 nodes to depth 2, 8x a ply.
+    let depth = app.trees.trees[0].settings.limits.max_depth();
+    let whole = 80.0 * 8f64.powi(depth as i32 - 2);
+    let expected = format!("(about {} in all)", approximate_count(whole));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = render(&mut app, w, h);
+        let text = tree_words(&app, &buf);
+        assert!(text.contains(&expected), "{expected}: {text}");
+    }
     let buf = render(&mut app, 120, 40);
     let text = tree_words(&app, &buf);
     assert!(
@@ -887,6 +904,7 @@ fn a_stopped_comparison_keeps_what_finished_and_gives_no_verdict() {
             result,
             tree,
             gave_up: false,
+            estimate: None,
         })],
     );
     // Esc stops it; the worker still answers with Finished.

@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 use super::{pane_block, seconds, spinner};
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
 use crate::engine::score;
-use crate::engine::stats::{SearchStats, group_digits};
+use crate::engine::stats::{SearchStats, approximate_count, group_digits};
 use crate::games::Playable;
 use crate::tui::action::Pane;
 use crate::tui::driver::{EngineDriver, MinimaxCount, format_line};
@@ -189,7 +189,7 @@ fn minimax_items<'a>(
             "minimax to the same depth ({depth}) would need over {} nodes: about {}, growing \
              {:.1}× a ply as its first {} plies do",
             group_digits(MINIMAX_COUNT_BUDGET),
-            about(estimate.nodes_to(depth)),
+            approximate_count(estimate.nodes_to(depth)),
             estimate.growth(),
             estimate.depth,
         )),
@@ -226,20 +226,6 @@ fn minimax_items<'a>(
             ))
         }
     }
-}
-
-/// A large count in words a reader takes in at a glance: digits grouped up to ten million,
-/// then a power of ten (`4.2×10^15`).
-fn about(nodes: f64) -> String {
-    if !nodes.is_finite() {
-        return "more than can be written".to_string();
-    }
-    if nodes < 1e7 {
-        return group_digits(nodes.round() as u64);
-    }
-    let exponent = nodes.log10().floor();
-    let mantissa = nodes / 10f64.powf(exponent);
-    format!("{mantissa:.1}×10^{exponent:.0}")
 }
 
 /// The pane's text for an inside `width` columns wide, every line of it (the pane shows
