@@ -29,6 +29,7 @@ use crate::engine::score;
 use crate::engine::{Game, Player};
 use crate::games::gomoku::{Cell, Gomoku, GomokuOptions, Rule};
 use crate::player::EnginePlayer;
+use crate::tournament::entrants::opening_lines;
 use protocol::{Command, CommandReader, Coord, Field, Info, Response};
 
 /// The brain's name, version and author as `ABOUT` gives them.
@@ -780,7 +781,12 @@ impl<W: Write> Brain<W> {
         }
         match cells.len() {
             0 => {
-                let opening = swap2_opening(self.options.size, self.spare.seed);
+                let Some(opening) = swap2_opening(self.options.size, self.spare.seed) else {
+                    return Some(Response::Error(format!(
+                        "SWAP2BOARD: no opening fits a {0}x{0} board",
+                        self.options.size
+                    )));
+                };
                 let order: Vec<Cell> = opening.iter().filter_map(|&at| cell_of(game, at)).collect();
                 if let Err(refusal) = self.set_position(order) {
                     return Some(Response::Error(format!("SWAP2BOARD: {refusal}")));
@@ -988,11 +994,8 @@ fn balanced_openings(size: usize) -> Vec<[Coord; 3]> {
         let y = (at.y + centre).checked_sub(OPENINGS_CENTRE)?;
         ((x as usize) < size && (y as usize) < size).then_some(Coord { x, y })
     };
-    BALANCED_OPENINGS
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .filter_map(|line| {
+    opening_lines(BALANCED_OPENINGS)
+        .filter_map(|(_, line)| {
             let stones = line
                 .split_whitespace()
                 .map(|text| {
@@ -1007,26 +1010,15 @@ fn balanced_openings(size: usize) -> Vec<[Coord; 3]> {
 
 /// The three stones (black, white, black) placed when the brain opens a swap2 game: one of
 /// the [`BALANCED_OPENINGS`], drawn by the engine's seed (the same for the same seed, as the
-/// rest of a game's answers), so that the opponent's choice of colour gains it little; on a
-/// board too small for them, a compact shape around the centre.
-fn swap2_opening(size: usize, seed: u64) -> [Coord; 3] {
+/// rest of a game's answers), so that the opponent's choice of colour gains it little.
+/// `None` on a board none of them fits (every size `START` accepts fits them all).
+fn swap2_opening(size: usize, seed: u64) -> Option<[Coord; 3]> {
     let openings = balanced_openings(size);
     if openings.is_empty() {
-        let c = (size / 2) as u32;
-        return [
-            Coord { x: c, y: c },
-            Coord {
-                x: c + 1,
-                y: c.saturating_sub(1),
-            },
-            Coord {
-                x: c.saturating_sub(1),
-                y: c.saturating_sub(2),
-            },
-        ];
+        return None;
     }
     let index = SmallRng::seed_from_u64(seed).random_range(0..openings.len());
-    openings[index]
+    openings.get(index).copied()
 }
 
 #[cfg(test)]
@@ -1152,9 +1144,8 @@ mod tests {
 
     #[test]
     fn swap2_openings_are_the_balanced_ones_centred_on_any_board() {
-        let written: Vec<&str> = BALANCED_OPENINGS
-            .lines()
-            .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        let written: Vec<&str> = opening_lines(BALANCED_OPENINGS)
+            .map(|(_, line)| line)
             .collect();
         let on_15 = balanced_openings(15);
         assert_eq!(on_15.len(), written.len());
@@ -1164,7 +1155,7 @@ mod tests {
                 .iter()
                 .map(|&at| game.format_move(cell_of(&game, at).unwrap()))
                 .collect();
-            assert_eq!(named.join(" "), line.trim());
+            assert_eq!(named.join(" "), *line);
         }
         for size in *SIZES.start()..=*SIZES.end() {
             let openings = balanced_openings(size as usize);
@@ -1180,7 +1171,7 @@ mod tests {
             }
         }
         let drawn: std::collections::HashSet<_> =
-            (0..20).map(|seed| swap2_opening(15, seed)).collect();
+            (0..20).filter_map(|seed| swap2_opening(15, seed)).collect();
         assert!(drawn.len() > 5, "{drawn:?}");
         assert!(drawn.iter().all(|opening| on_15.contains(opening)));
         assert_eq!(swap2_opening(20, 7), swap2_opening(20, 7));

@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
 use super::elo::{EloEstimate, Tally, format_elo, format_margin};
-use super::entrants::{TournamentSpec, parse_entrant_flag};
+use super::entrants::{TournamentSpec, opening_lines, parse_entrant_flag};
 use super::report::{
     GAMES_HEADER, format_points, game_line, json_report, pairing_matrix, standings_table,
     thinking_line,
@@ -211,16 +211,8 @@ pub fn tournament(config: &Config, args: &TournamentArgs) -> Result<()> {
     if let Some(path) = &args.openings {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("--openings {}", path.display()))?;
-        spec.openings.lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| {
-                (
-                    format!("{}:{}", path.display(), i + 1),
-                    l.trim().to_string(),
-                )
-            })
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        spec.openings.lines = opening_lines(&text)
+            .map(|(number, line)| (format!("{}:{number}", path.display()), line.to_string()))
             .collect();
         if spec.openings.lines.is_empty() {
             bail!("--openings {}: no openings in it", path.display());

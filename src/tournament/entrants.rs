@@ -240,6 +240,16 @@ impl TournamentSpec {
     }
 }
 
+/// The openings of an openings file's text: each non-blank line that is not a `#` comment,
+/// trimmed, with its 1-based line number.
+pub fn opening_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(i, line)| (i + 1, line))
+}
+
 fn parse_openings(
     value: &toml::Value,
     source: &str,
@@ -289,13 +299,10 @@ fn parse_openings(
                 let text = std::fs::read_to_string(&path).map_err(|e| {
                     ConfigError::new(source, &dotted, &name, format!("cannot be read: {e}"))
                 })?;
-                for (i, line) in text.lines().enumerate() {
-                    let line = line.trim();
-                    if !line.is_empty() && !line.starts_with('#') {
-                        openings
-                            .lines
-                            .push((format!("{}:{}", path.display(), i + 1), line.to_string()));
-                    }
+                for (number, line) in opening_lines(&text) {
+                    openings
+                        .lines
+                        .push((format!("{}:{number}", path.display()), line.to_string()));
                 }
                 if openings.lines.is_empty() {
                     return Err(ConfigError::new(
