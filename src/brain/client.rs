@@ -16,8 +16,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::protocol::{Coord, Field, Info, Response};
-use super::{UNLIMITED_TIME_LEFT, cell_of, coord_of};
+use super::{cell_of, coord_of};
 use crate::config::BrainCommand;
+use crate::engine::clock::UNLIMITED_TIME_LEFT;
 use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Player};
 use crate::error::quote;

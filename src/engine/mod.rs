@@ -14,6 +14,7 @@
 //!   built from; [`perft`] counts move paths to test move generation.
 
 pub mod api;
+pub mod clock;
 pub mod full;
 pub mod limits;
 pub mod memory;
