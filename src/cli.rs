@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -11,6 +12,7 @@ use serde_json::json;
 
 use crate::brain::client::BrainLine;
 use crate::config::{Config, PlayerKind};
+use crate::engine::clock::{ClockReading, clock_text};
 use crate::engine::limits::StopFlag;
 use crate::engine::perft;
 use crate::engine::score;
@@ -441,12 +443,20 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
     let stop = StopFlag::new();
     let mut ply = 0;
     let mut forfeit: Option<(Player, Forfeit)> = None;
+    // The time each engine side's moves took, for its match clock (a brain keeps its own).
+    let mut used = [Duration::ZERO; 2];
     while game.outcome().is_none() && (args.max_moves == 0 || ply < args.max_moves) {
         let mover = game.to_move();
         let mut lines = Vec::new();
-        let played = players[mover.index()].play(&game, &stop, &mut |_| {}, &mut |line| {
+        let reading = ClockReading {
+            ply,
+            used: used[mover.index()],
+        };
+        let asked = Instant::now();
+        let played = players[mover.index()].play(&game, reading, &stop, &mut |_| {}, &mut |line| {
             lines.push(line);
         });
+        used[mover.index()] += asked.elapsed();
         let result = match played {
             Ok(result) => result,
             Err(lost) => {
@@ -487,25 +497,35 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
             }
             continue;
         }
+        let clock_left = players[mover.index()].engine_mut().and_then(|engine| {
+            engine.clock_left(ClockReading {
+                ply,
+                used: used[mover.index()],
+            })
+        });
         if args.json {
             let stats = &result.stats;
-            let line = json!({
+            let mut line = json!({
                 "ply": ply, "player": mover.to_string(), "move": notation,
                 "value": result.value, "nodes": stats.nodes, "millis": json_millis(stats.elapsed),
                 "leaf_evals": stats.leaf_evals, "cutoffs": stats.cutoffs,
                 "nps": stats.nodes_per_second().round(), "depth": stats.depth,
                 "pv": result.pv.iter().map(|&m| format_pv_move(&game, m)).collect::<Vec<_>>(),
             });
+            if let (Some(left), Some(line)) = (clock_left, line.as_object_mut()) {
+                line.insert("clock_ms".to_string(), json!(left.as_millis() as u64));
+            }
             writeln!(out, "{line}")?;
         } else {
             writeln!(
                 out,
-                "{ply:>3}. {:<6} {notation:<8} value {:>10}  depth {:>2}  nodes {:>12}  {:>9.1} ms",
+                "{ply:>3}. {:<6} {notation:<8} value {:>10}  depth {:>2}  nodes {:>12}  {:>9.1} ms{}",
                 G::side_name(mover),
                 score::format::<G>(result.value),
                 result.stats.depth,
                 group_digits(result.stats.nodes),
-                result.stats.millis()
+                result.stats.millis(),
+                clock_left.map_or_else(String::new, |left| format!("  clock {}", clock_text(left)))
             )?;
         }
     }
@@ -956,11 +976,15 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
         }
         if !is_human(mover) {
             let player = &mut players[mover.index()];
-            let result = match player.play(&game, &stop, &mut |_| {}, &mut |line| {
+            let reading = session.clock_reading(mover);
+            let asked = Instant::now();
+            let played = player.play(&game, reading, &stop, &mut |_| {}, &mut |line| {
                 if let BrainLine::Message(text) = line {
                     let _ = writeln!(std::io::stdout(), "  {text}");
                 }
-            }) {
+            });
+            let spent = asked.elapsed();
+            let result = match played {
                 Ok(result) => result,
                 Err(lost) => {
                     let winner = mover.other();
@@ -985,17 +1009,25 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
                     result.stats.millis()
                 )?;
             } else {
+                let clock_left = player.engine_mut().and_then(|engine| {
+                    engine.clock_left(ClockReading {
+                        used: reading.used + spent,
+                        ..reading
+                    })
+                });
                 writeln!(
                     std::io::stdout(),
-                    "{} plays {}  (value {}, {} nodes, {:.1} ms)\n",
+                    "{} plays {}  (value {}, {} nodes, {:.1} ms{})\n",
                     G::side_name(mover),
                     game.format_move(mv),
                     score::format::<G>(result.value),
                     group_digits(result.stats.nodes),
-                    result.stats.millis()
+                    result.stats.millis(),
+                    clock_left
+                        .map_or_else(String::new, |left| format!(", clock {}", clock_text(left)))
                 )?;
             }
-            session.play(mv, Some(result.value))?;
+            session.play_timed(mv, Some(result.value), spent)?;
             last_mover = Some(mover);
             continue;
         }

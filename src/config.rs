@@ -217,9 +217,6 @@ impl SideConfig {
                 "must name the brain's program (kind = \"brain\" needs `command = \"path/to/pbrain-x\"`)",
             ));
         }
-        if self.kind != PlayerKind::Brain {
-            no_match_clock(&self.engine, source, key)?;
-        }
         Ok(())
     }
 
@@ -239,25 +236,6 @@ impl SideConfig {
             ));
         }
         Ok(())
-    }
-}
-
-/// Refuses a match clock in the settings of an engine (only an external brain takes one);
-/// `key` (`players.first`) names the side.
-pub fn no_match_clock(
-    settings: &EngineSettings,
-    source: &str,
-    key: &str,
-) -> Result<(), ConfigError> {
-    match settings.match_time {
-        Some(clock) => Err(ConfigError::new(
-            source,
-            format!("{key}.match_ms"),
-            clock.as_millis(),
-            "a match clock is for an external brain (kind = \"brain\") only; an engine side \
-             plays `time_ms` a move (0 = no match clock)",
-        )),
-        None => Ok(()),
     }
 }
 

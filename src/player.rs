@@ -2,6 +2,7 @@
 //! built from the config. Used alike by the command line, the TUI worker and tournaments.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -9,6 +10,7 @@ use rand::rngs::SmallRng;
 use crate::brain::client::{BRAIN_CONNECT, BrainError, BrainLine, BrainPlayer};
 use crate::config::{PlayerKind, SideConfig};
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult, search_with_table};
+use crate::engine::clock::ClockReading;
 use crate::engine::limits::StopFlag;
 use crate::engine::tree::{NoopObserver, SearchObserver, SearchTree, TreeRecorder};
 use crate::engine::tt::{TranspositionTable, available_memory_mb};
@@ -61,7 +63,6 @@ impl<G: Playable> EnginePlayer<G> {
             source,
             &format!("{key}.evaluator"),
         )?;
-        crate::config::no_match_clock(&side.engine, source, key)?;
         let settings = side.search_settings(options);
         if settings.algorithm == Algorithm::Full
             && settings.tt
@@ -143,7 +144,8 @@ impl<G: Playable> EnginePlayer<G> {
     }
 
     /// Searches `game` reporting every node to `observer` (a recorder, or one wrapping it),
-    /// with progress as [`EnginePlayer::think`] has it; the full engine with its table.
+    /// with progress as [`EnginePlayer::think`] has it; the full engine with its table. On
+    /// a match clock it plans as for the first move of a game ([`Self::think_on_clock`]).
     pub fn think_observed<O: SearchObserver<G::Move>>(
         &mut self,
         game: &G,
@@ -151,17 +153,51 @@ impl<G: Playable> EnginePlayer<G> {
         stop: &StopFlag,
         progress: &mut dyn FnMut(&SearchResult<G::Move>),
     ) -> SearchResult<G::Move> {
+        self.think_on_clock(game, ClockReading::default(), observer, stop, progress)
+    }
+
+    /// [`Self::think_observed`] for a side at `reading` on its match clock: with
+    /// `match_ms` set, the full engine's time comes from what is left of the match time
+    /// ([`ClockReading::plan`]), within `time_ms` a move when that is set as well. Charging
+    /// the time to the clock is the caller's.
+    pub fn think_on_clock<O: SearchObserver<G::Move>>(
+        &mut self,
+        game: &G,
+        reading: ClockReading,
+        observer: &mut O,
+        stop: &StopFlag,
+        progress: &mut dyn FnMut(&SearchResult<G::Move>),
+    ) -> SearchResult<G::Move> {
         let table = self.table();
+        let planned;
+        let mut settings = &self.settings;
+        if let Some(limit) = self.settings.match_time
+            && self.settings.algorithm == Algorithm::Full
+        {
+            let plan = reading.plan(limit, self.settings.limits.time, game.moves_left());
+            let mut timed = self.settings.clone();
+            timed.limits.time = Some(plan.time);
+            timed.limits.target = plan.target;
+            planned = timed;
+            settings = &planned;
+        }
         search_with_table(
             game,
             &self.evaluator,
-            &self.settings,
+            settings,
             &mut self.rng,
             observer,
             stop,
             progress,
             table.as_deref(),
         )
+    }
+
+    /// The time left on this engine's match clock at `reading`, `None` without one.
+    pub fn clock_left(&self, reading: ClockReading) -> Option<Duration> {
+        self.settings
+            .match_time
+            .map(|limit| limit.saturating_sub(reading.used))
     }
 
     /// Searches `game` and returns the engine's choice.
@@ -282,19 +318,41 @@ impl<G: Playable> SidePlayer<G> {
         }
     }
 
-    /// Its move in `game`: the engine's search (progress as [`EnginePlayer::think`]), or the
-    /// brain's answer as a result with only `best` (and `pv`) set, its `MESSAGE` and
-    /// `DEBUG` lines handed to `on_line`. A stop gives a result without a move, as a
-    /// stopped search does; a brain that fails forfeits.
+    /// Its move in `game`: the engine's search (progress as [`EnginePlayer::think`]; at
+    /// `reading` on its match clock, if it has one), or the brain's answer as a result with
+    /// only `best` (and `pv`) set, its `MESSAGE` and `DEBUG` lines handed to `on_line` (a
+    /// brain keeps its own clock). A stop gives a result without a move, as a stopped
+    /// search does; a brain that fails forfeits, and so does either once its moves took
+    /// more than its match time and [`crate::engine::clock::MATCH_GRACE`]. Charging the
+    /// time to an engine's clock is the caller's.
     pub fn play(
         &mut self,
         game: &G,
+        reading: ClockReading,
         stop: &StopFlag,
         progress: &mut dyn FnMut(&SearchResult<G::Move>),
         on_line: &mut dyn FnMut(BrainLine),
     ) -> Result<SearchResult<G::Move>, Forfeit> {
         match self {
-            Self::Engine(engine) => Ok(engine.think(game, stop, progress)),
+            Self::Engine(engine) => {
+                let started = Instant::now();
+                let result =
+                    engine.think_on_clock(game, reading, &mut NoopObserver, stop, progress);
+                if let Some(limit) = engine.settings.match_time {
+                    let after = ClockReading {
+                        used: reading.used + started.elapsed(),
+                        ..reading
+                    };
+                    if let Some(why) = after.lost_on_time(limit)
+                        && result.best.is_some()
+                    {
+                        return Err(Forfeit {
+                            reason: format!("the engine {why}"),
+                        });
+                    }
+                }
+                Ok(result)
+            }
             Self::Brain(brain) => {
                 let Some(gomoku) = game.as_gomoku() else {
                     return Err(Forfeit {

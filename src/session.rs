@@ -6,11 +6,13 @@
 //! the old continuation is dropped (the TUI asks first).
 
 use std::path::Path;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::config::PlayersConfig;
+use crate::engine::clock::ClockReading;
 use crate::engine::{Game, Player};
 use crate::error::{IllegalMove, MAX_MESSAGE_CHARS, MoveListError, quote, quote_within};
 use crate::games::{GameKind, GameOptions, Playable, evaluator_for};
@@ -29,6 +31,8 @@ pub struct Step<G: Game> {
     pub value: Option<i32>,
     /// The position after the move.
     pub after: G,
+    /// The time the move took, where a player's clock ran for it (engine and brain moves).
+    pub spent: Option<Duration>,
 }
 
 /// A game with its history.
@@ -89,6 +93,39 @@ impl<G: Playable> Session<G> {
 
     /// Plays `mv` at the cursor. Later steps, if any, are dropped (a new branch).
     pub fn play(&mut self, mv: G::Move, value: Option<i32>) -> Result<(), IllegalMove> {
+        self.play_spent(mv, value, None)
+    }
+
+    /// [`Session::play`] for a move that took `spent` on its player's clock.
+    pub fn play_timed(
+        &mut self,
+        mv: G::Move,
+        value: Option<i32>,
+        spent: Duration,
+    ) -> Result<(), IllegalMove> {
+        self.play_spent(mv, value, Some(spent))
+    }
+
+    /// Where `side` stands on its match clock at the cursor: the moves played so far, and
+    /// the time its own moves up to here took (a move taken back gives its time back).
+    pub fn clock_reading(&self, side: Player) -> ClockReading {
+        let used = self.steps[..self.cursor.min(self.steps.len())]
+            .iter()
+            .filter(|step| step.mover == side)
+            .filter_map(|step| step.spent)
+            .sum();
+        ClockReading {
+            ply: self.cursor,
+            used,
+        }
+    }
+
+    fn play_spent(
+        &mut self,
+        mv: G::Move,
+        value: Option<i32>,
+        spent: Option<Duration>,
+    ) -> Result<(), IllegalMove> {
         let mut after = self.current().clone();
         let mover = after.to_move();
         after.try_play(mv)?;
@@ -100,6 +137,7 @@ impl<G: Playable> Session<G> {
             notation,
             value,
             after,
+            spent,
         });
         self.cursor += 1;
         Ok(())
@@ -175,6 +213,7 @@ impl<G: Playable> Session<G> {
                 .map(|s| SavedStep {
                     mv: s.notation.clone(),
                     value: s.value,
+                    ms: s.spent.map(|t| t.as_millis() as u64),
                 })
                 .collect(),
             cursor: self.cursor,
@@ -202,7 +241,8 @@ impl<G: Playable> Session<G> {
                     error,
                 })
             })?;
-            session.play(mv, step.value).map_err(|error| {
+            let spent = step.ms.map(Duration::from_millis);
+            session.play_spent(mv, step.value, spent).map_err(|error| {
                 SaveError::Moves(MoveListError::Illegal {
                     index: i + 1,
                     text: step.mv.clone(),
@@ -271,6 +311,10 @@ pub struct SavedStep {
     /// The engine's value from the mover's side, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<i32>,
+    /// The time the move took in milliseconds, where a player's clock ran for it (engine
+    /// and brain moves): a resumed game's match clocks go on from where they stood.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
 }
 
 /// Why a save file was refused.
@@ -455,6 +499,46 @@ mod tests {
             s.play(mv, None).unwrap();
         }
         s
+    }
+
+    #[test]
+    fn a_sides_clock_counts_its_own_moves_up_to_the_cursor_and_is_saved() {
+        let ms = Duration::from_millis;
+        let mut s = Session::<TicTacToe>::new(TicTacToeOptions::default());
+        for (text, spent) in [("a1", 300), ("b2", 1_000), ("c3", 200), ("a3", 50)] {
+            let mv = s.current().parse_move(text).unwrap();
+            s.play_timed(mv, None, ms(spent)).unwrap();
+        }
+        let mv = s.current().parse_move("c1").unwrap();
+        s.play(mv, None).unwrap();
+        assert_eq!(
+            s.clock_reading(Player::First),
+            ClockReading {
+                ply: 5,
+                used: ms(500)
+            }
+        );
+        assert_eq!(s.clock_reading(Player::Second).used, ms(1_050));
+        // Taking moves back gives their time back; going forward again takes it anew.
+        s.goto(2);
+        assert_eq!(s.clock_reading(Player::First).used, ms(300));
+        assert_eq!(s.clock_reading(Player::Second).used, ms(1_000));
+        assert_eq!(s.clock_reading(Player::Second).ply, 2);
+        s.goto(5);
+        // A saved game keeps each move's time, and a loaded one goes on from it.
+        let players = Config::builtin().unwrap().players;
+        let json = s.to_json(&players).unwrap();
+        assert!(json.contains("\"ms\": 1000"), "{json}");
+        let (loaded, _) = parse_saved::<TicTacToe>(&json, "test").unwrap();
+        assert_eq!(
+            loaded.clock_reading(Player::First),
+            s.clock_reading(Player::First)
+        );
+        assert_eq!(
+            loaded.clock_reading(Player::Second),
+            s.clock_reading(Player::Second)
+        );
+        assert_eq!(loaded.steps()[4].spent, None);
     }
 
     #[test]

@@ -81,6 +81,48 @@ fn perft_matches_the_reference_counts() {
 }
 
 #[test]
+fn selfplay_on_a_match_clock_shows_each_engines_time_left() {
+    // Two seconds a side for a whole game of Gomoku on a 9x9 board, no limit a move.
+    let text = ok(&[
+        "selfplay",
+        "gomoku",
+        "--size",
+        "9",
+        "--match-ms",
+        "2000",
+        "--time-ms",
+        "0",
+        "--threads",
+        "1",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let lines: Vec<serde_json::Value> = text.lines().map(json).collect();
+    let mut left: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+    for line in lines.iter().filter(|l| l["move"].is_string()) {
+        let side = usize::from(line["player"] == "second");
+        let clock = line["clock_ms"].as_u64().expect("every move has its clock");
+        assert!(clock <= 2000, "{line}");
+        left[side].push(clock);
+    }
+    for clocks in &left {
+        assert!(clocks.len() > 2, "{text}");
+        assert!(clocks.windows(2).all(|w| w[1] <= w[0]), "{clocks:?}");
+    }
+    let last = lines.last().unwrap();
+    assert!(
+        last["result"].is_string() && last["forfeit"].is_null(),
+        "{last}"
+    );
+    let message = refused(&["serve", "--match-ms", "1000"]);
+    assert!(
+        message.contains("--match-ms: the machine interface searches one position a request"),
+        "{message}"
+    );
+}
+
+#[test]
 fn selfplay_is_repeatable_with_a_seed_and_ends_in_a_draw() {
     let a = ok(&["selfplay", "tictactoe", "--seed", "7", "--json"]);
     let b = ok(&["selfplay", "tictactoe", "--seed", "7", "--json"]);

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use gametree::config::Config;
 use gametree::games::kalah::Kalah;
@@ -58,6 +59,11 @@ fn valid_fixtures_load_with_what_they_say() {
     assert_eq!(kalah.stones, 4, "a key left out keeps its default");
     assert_eq!(kalah.linear.pits, [0.5, 0.25]);
     assert!((kalah.linear.store - 1.0).abs() < f64::EPSILON);
+    let clock = Config::load(&dir.join("match-clock.toml")).unwrap();
+    let engine = &clock.players.second.engine;
+    assert_eq!(engine.match_time, Some(Duration::from_secs(60)));
+    assert_eq!(engine.limits.time, Some(Duration::from_secs(5)));
+    assert!(engine.timed(), "a match clock times the full engine");
     for path in fixtures("valid") {
         Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
     }

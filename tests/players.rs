@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use gametree::brain::client::{BrainError, BrainLine, BrainPlayer};
 use gametree::config::{BrainCommand, Config, PlayerKind, SideConfig};
+use gametree::engine::clock::ClockReading;
 use gametree::engine::limits::StopFlag;
 use gametree::engine::{Game, Outcome, Player};
 use gametree::games::Playable;
@@ -252,6 +253,62 @@ fn a_brain_on_a_match_clock_is_told_its_time_and_loses_when_it_is_out() {
         started.elapsed() < Duration::from_secs(30),
         "waited its turn limit out"
     );
+}
+
+#[test]
+fn an_engine_on_a_match_clock_plans_from_what_is_left_and_loses_when_it_is_out() {
+    let options = GomokuOptions::default();
+    let mut side = engine_side(0);
+    side.engine.set("match_ms", "2000").unwrap();
+    let mut player = SidePlayer::<Gomoku>::new(&side, &options, "test", "players.second").unwrap();
+    let mut game = Gomoku::new_game(&options);
+    game.play_line("h8").unwrap();
+    let stop = StopFlag::new();
+    // A fresh clock: a move of its own, well inside the whole match time (the plan gives it
+    // at most what is left, less a margin, over seven moves).
+    let fresh = ClockReading {
+        ply: 1,
+        used: Duration::ZERO,
+    };
+    let result = player
+        .play(&game, fresh, &stop, &mut |_| {}, &mut |_| {})
+        .unwrap();
+    assert!(
+        result.best.is_some() && result.stats.depth > 0,
+        "{result:?}"
+    );
+    assert!(
+        result.stats.elapsed < Duration::from_secs(2),
+        "{:?}",
+        result.stats.elapsed
+    );
+    let engine = player.engine_mut().unwrap();
+    let left = engine.clock_left(ClockReading {
+        used: result.stats.elapsed,
+        ..fresh
+    });
+    assert_eq!(
+        left,
+        Duration::from_secs(2).checked_sub(result.stats.elapsed)
+    );
+    // Over its time and the grace already: it still searches a moment, and loses on time.
+    let out = ClockReading {
+        ply: 1,
+        used: Duration::from_millis(2_300),
+    };
+    let Err(lost) = player.play(&game, out, &stop, &mut |_| {}, &mut |_| {}) else {
+        panic!("an engine out of time did not lose")
+    };
+    assert!(lost.reason.contains("ran out of its match time"), "{lost}");
+    assert!(lost.reason.contains("of 2000 ms"), "{lost}");
+    // Without a clock the same reading means nothing.
+    let mut unclocked = SidePlayer::<Gomoku>::new(&engine_side(2), &options, "test", "x").unwrap();
+    assert!(
+        unclocked
+            .play(&game, out, &stop, &mut |_| {}, &mut |_| {})
+            .is_ok()
+    );
+    assert_eq!(unclocked.engine_mut().unwrap().clock_left(out), None);
 }
 
 #[test]

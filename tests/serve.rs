@@ -572,7 +572,7 @@ fn tree_is_bounded_and_has_the_fields_of_tree_json() {
 #[test]
 fn refused_requests_are_errors_with_kinds_and_the_server_goes_on() {
     let mut served = Served::start(&[]);
-    let cases: [(&str, &str, &str); 13] = [
+    let cases: [(&str, &str, &str); 14] = [
         ("{\"cmd\": \"state\"", "malformed_json", "JSON"),
         ("[1, 2]", "bad_request", "object"),
         ("{\"id\": 4}", "bad_request", "no `cmd`"),
@@ -625,6 +625,11 @@ fn refused_requests_are_errors_with_kinds_and_the_server_goes_on() {
             "{\"id\": 14, \"cmd\": \"go\", \"evaluator\": \"magic\"}",
             "invalid_value",
             "magic",
+        ),
+        (
+            "{\"id\": 15, \"cmd\": \"go\", \"match_ms\": 60000}",
+            "invalid_value",
+            "keeps no match clock",
         ),
     ];
     served.one(json!({"cmd": "new", "game": "tictactoe"}));

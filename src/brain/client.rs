@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use super::protocol::{Coord, Field, Info, Response};
 use super::{cell_of, coord_of};
 use crate::config::BrainCommand;
-use crate::engine::clock::UNLIMITED_TIME_LEFT;
+use crate::engine::clock::{ClockReading, MATCH_GRACE, UNLIMITED_TIME_LEFT};
 use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Player};
 use crate::error::quote;
@@ -35,10 +35,6 @@ const FASTEST_TURN_LIMIT: Duration = Duration::from_secs(5);
 /// Past its time per move a brain is waited for this much more, or half its time when
 /// that is more: process start-up, a loaded machine.
 const ANSWER_MARGIN: Duration = Duration::from_secs(1);
-/// A brain on a match clock forfeits once its moves of one game took more than the match
-/// time and this much: the time its answers spend in pipes and the scheduler, counted
-/// against it here and not by the brain itself.
-const MATCH_GRACE: Duration = Duration::from_millis(200);
 /// How long a brain told `END` has to exit before it is killed.
 const END_GRACE: Duration = Duration::from_millis(300);
 /// How often a wait for the brain looks at the caller's stop flag.
@@ -240,15 +236,12 @@ impl BrainPlayer {
         let answered = running.next_move(started, limit, stop, &name, on_line);
         if !self.match_time.is_zero() {
             self.used += started.elapsed();
-            if self.used >= self.match_time + MATCH_GRACE {
-                return Err(forfeit(
-                    &name,
-                    format!(
-                        "ran out of its match time: its moves took {} ms of {} ms",
-                        self.used.as_millis(),
-                        self.match_time.as_millis()
-                    ),
-                ));
+            let reading = ClockReading {
+                ply: 0,
+                used: self.used,
+            };
+            if let Some(why) = reading.lost_on_time(self.match_time) {
+                return Err(forfeit(&name, why));
             }
         }
         let answer = answered?;

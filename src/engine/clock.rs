@@ -47,6 +47,78 @@ pub const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
 /// shallow answer.
 pub const MIN_TURN: Duration = Duration::from_millis(5);
 
+/// A side on a match clock (a brain, or an engine side of the command line, a tournament or
+/// the TUI) loses the game once its moves took more than the match time and this much: the
+/// time its answers spend in pipes and the scheduler, counted against it by the program
+/// that keeps the clock and not by the player itself.
+pub const MATCH_GRACE: Duration = Duration::from_millis(200);
+
+/// Where an engine side stands on its match clock before a move: how far into the game, and
+/// how much of its match time its moves of this game took. A search off the clock (a hint,
+/// a tree to browse) reads it without charging it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockReading {
+    /// Moves played in the game so far.
+    pub ply: usize,
+    /// The time the side's own moves of this game took.
+    pub used: Duration,
+}
+
+impl ClockReading {
+    /// The plan for a side with `limit` for all its moves and `turn` a move (`None`: no
+    /// limit a move), in a game that can last `moves_left` more moves (`None`: unknown).
+    pub fn plan(&self, limit: Duration, turn: Option<Duration>, moves_left: Option<usize>) -> Plan {
+        let left = limit.as_millis() as i64 - self.used.as_millis() as i64;
+        let clock = Clock {
+            turn: Some(turn.unwrap_or(limit)),
+            time_left: Some(left.max(-UNLIMITED_TIME_LEFT)),
+            match_limit: limit.as_millis() as u64,
+        };
+        clock.plan(self.ply, moves_left.unwrap_or(usize::MAX))
+    }
+
+    /// True once the side's moves took its match time `limit` and [`MATCH_GRACE`] more.
+    pub fn over(&self, limit: Duration) -> bool {
+        self.used >= limit + MATCH_GRACE
+    }
+
+    /// Why the side lost on time, once it did ([`Self::over`]): `ran out of its match time:
+    /// its moves took 60213 ms of 60000 ms`.
+    pub fn lost_on_time(&self, limit: Duration) -> Option<String> {
+        self.over(limit).then(|| {
+            format!(
+                "ran out of its match time: its moves took {} ms of {} ms",
+                self.used.as_millis(),
+                limit.as_millis()
+            )
+        })
+    }
+}
+
+/// Time left on a match clock as a player reads it: `41.2 s left` under a minute, `3:05
+/// left` from a minute on.
+pub fn clock_text(left: Duration) -> String {
+    let tenths = left.as_millis() / 100;
+    if tenths < 600 {
+        format!("{}.{} s left", tenths / 10, tenths % 10)
+    } else {
+        let seconds = tenths / 10;
+        format!("{}:{:02} left", seconds / 60, seconds % 60)
+    }
+}
+
+/// A match time as a player reads it: `1 min`, `90 s`, `2.5 s`.
+pub fn match_time_text(time: Duration) -> String {
+    let ms = time.as_millis();
+    if ms.is_multiple_of(60_000) && ms > 0 {
+        format!("{} min", ms / 60_000)
+    } else if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", time.as_secs_f64())
+    }
+}
+
 /// What a side knows about its time: the turn limit, and the match clock if there is one
 /// (as the Gomocup protocol says them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -184,6 +256,72 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_engine_side_spreads_its_match_time_over_the_moves_left() {
+        let ms = Duration::from_millis;
+        let fresh = ClockReading {
+            ply: 0,
+            used: Duration::ZERO,
+        };
+        // 60 s for the game and no limit a move: no move may take more than what is left
+        // (less 500 ms) over 7, and it aims for far less.
+        let plan = fresh.plan(ms(60_000), None, None);
+        assert_eq!(plan.time, ms(59_500) / 7);
+        assert!(
+            plan.target.is_some_and(|t| t <= ms(59_500) / 12),
+            "{plan:?}"
+        );
+        // A limit a move caps it; ample time gives every move that limit.
+        assert_eq!(fresh.plan(ms(60_000), Some(ms(1_000)), None).time, ms(950));
+        assert_eq!(
+            fresh.plan(ms(600_000), Some(ms(1_000)), None),
+            Plan {
+                time: ms(950),
+                target: None
+            }
+        );
+        // Late, with four moves left in the game, the last of the time is shared by them.
+        let late = ClockReading {
+            ply: 40,
+            used: ms(58_000),
+        };
+        assert_eq!(late.plan(ms(60_000), None, Some(4)).time, ms(1_500) / 4);
+        // Past its time: the least a search is given, and the clock says it is over once
+        // past the grace.
+        let over = ClockReading {
+            ply: 40,
+            used: ms(61_000),
+        };
+        assert_eq!(over.plan(ms(60_000), None, None).time, MIN_TURN);
+        assert!(!late.over(ms(60_000)));
+        assert!(
+            !ClockReading {
+                used: ms(60_150),
+                ..late
+            }
+            .over(ms(60_000))
+        );
+        assert!(over.over(ms(60_000)));
+        assert_eq!(late.lost_on_time(ms(60_000)), None);
+        assert_eq!(
+            over.lost_on_time(ms(60_000)).as_deref(),
+            Some("ran out of its match time: its moves took 61000 ms of 60000 ms")
+        );
+    }
+
+    #[test]
+    fn clock_text_reads_as_a_clock() {
+        let ms = Duration::from_millis;
+        assert_eq!(clock_text(ms(41_290)), "41.2 s left");
+        assert_eq!(clock_text(ms(59_999)), "59.9 s left");
+        assert_eq!(clock_text(ms(60_000)), "1:00 left");
+        assert_eq!(clock_text(ms(185_400)), "3:05 left");
+        assert_eq!(clock_text(Duration::ZERO), "0.0 s left");
+        assert_eq!(match_time_text(ms(60_000)), "1 min");
+        assert_eq!(match_time_text(ms(90_000)), "90 s");
+        assert_eq!(match_time_text(ms(2_500)), "2.5 s");
     }
 
     #[test]

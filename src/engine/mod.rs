@@ -335,6 +335,13 @@ pub trait Game: Clone + Display + Send + Sync + 'static {
         self.legal_moves(out);
     }
 
+    /// The most moves the game can still last, both sides' together, where the game knows
+    /// it (the empty points of a board, the undrawn lines): a match clock spreads its time
+    /// over no more moves than these. `None` (the default): no such bound (Kalah).
+    fn moves_left(&self) -> Option<usize> {
+        None
+    }
+
     /// True when the game has its own threat search ([`Game::forced_win`],
     /// [`Game::leaf_forced_win`]); the full engine calls them only then, and only in a
     /// playing search (one with a candidate limit), never when solving.

@@ -83,9 +83,10 @@ pub struct EngineSettings {
     /// (or, for the timed full engine, as deep as the time allows); after
     /// [`EngineSettings::resolved`] no depth means no depth limit.
     pub limits: Limits,
-    /// A brain side's match clock: the time for all its moves in one game (the Gomocup
-    /// protocol's `timeout_match`, with `time_left` before every move); `None` = none. Only
-    /// an external brain takes one (an engine side plays `limits.time` a move).
+    /// The side's match clock: the time for all its moves in one game; `None` = none. An
+    /// external brain is told it (the Gomocup protocol's `timeout_match`, with `time_left`
+    /// before every move); the full engine plans each move's time from what is left of it
+    /// ([`crate::engine::clock`]), within `limits.time` a move when that is set as well.
     pub match_time: Option<Duration>,
     /// Pick at random among root moves of exactly equal value; otherwise the first in
     /// move-generation order.
@@ -233,7 +234,8 @@ impl EngineSettings {
 
     /// True when the full engine runs against the clock (its depth then only caps it).
     pub fn timed(&self) -> bool {
-        self.algorithm == Algorithm::Full && self.limits.time.is_some()
+        self.algorithm == Algorithm::Full
+            && (self.limits.time.is_some() || self.match_time.is_some())
     }
 
     /// These settings for one game: no depth becomes the game's `default_depth` unless the
@@ -645,11 +647,11 @@ pub const FIELDS: &[Field] = &[
     },
     Field {
         key: "match_ms",
-        about: "a brain's time for all its moves in one game in milliseconds, Gomocup's \
-                timeout_match (0 = no match clock)",
+        about: "time for all of a side's moves in one game in milliseconds, full engine or \
+                brain (a match clock; 0 = none)",
         value_name: "MS",
-        label: "",
-        full_only: false,
+        label: "Match time",
+        full_only: true,
         kind: FieldKind::Number {
             min: 0,
             max: 86_400_000,

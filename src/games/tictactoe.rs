@@ -118,6 +118,10 @@ impl Game for TicTacToe {
         out.extend((0..9).filter(|c| empty & (1 << c) != 0));
     }
 
+    fn moves_left(&self) -> Option<usize> {
+        Some((FULL & !(self.cells[0] | self.cells[1])).count_ones() as usize)
+    }
+
     fn play(&mut self, mv: Cell) {
         let p = self.to_move.index();
         self.cells[p] |= 1 << mv;

@@ -43,6 +43,10 @@ pub struct ServeArgs {
     pub engine: EngineFlags,
 }
 
+/// Why `match_ms` is refused here.
+const NO_MATCH_CLOCK: &str = "the machine interface searches one position a request and keeps \
+                              no match clock; give `time_ms` a search (a client keeps its own clock)";
+
 /// Runs the protocol on stdin and stdout until `quit` or the end of the input, searching
 /// with the engine settings of `players.second` in `config` and `args` over them.
 pub fn run(config: &Config, args: &ServeArgs) -> Result<()> {
@@ -51,7 +55,12 @@ pub fn run(config: &Config, args: &ServeArgs) -> Result<()> {
         .side(crate::engine::Player::Second)
         .engine
         .clone();
+    // A match clock belongs to a game; the protocol searches one position a request.
+    base.match_time = None;
     args.engine.apply(&mut base)?;
+    if base.match_time.is_some() {
+        anyhow::bail!("--match-ms: {NO_MATCH_CLOCK}");
+    }
     base.validate()
         .map_err(|e| crate::error::ConfigError::from_field("command line", "engine", e))?;
     let core = Core::new(config.clone(), base)?;

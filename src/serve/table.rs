@@ -176,6 +176,12 @@ impl<G: Describe> GameTable<G> {
         settings
             .validate()
             .map_err(|e| ProtocolError::new(ErrorKind::InvalidValue, e.to_string()))?;
+        if settings.match_time.is_some() {
+            return Err(ProtocolError::new(
+                ErrorKind::InvalidValue,
+                format!("`match_ms`: {}", super::NO_MATCH_CLOCK),
+            ));
+        }
         if G::evaluator(&self.options, &settings.evaluator).is_none() {
             return Err(ProtocolError::new(
                 ErrorKind::InvalidValue,

@@ -36,6 +36,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
+use crate::engine::clock::ClockReading;
 use crate::engine::limits::StopFlag;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Game, Outcome, Player};
@@ -327,18 +328,27 @@ fn play_out<G: Playable>(
     }
     let mut forfeit = None;
     let mut thinking = Thinking::default();
+    // The time each side's moves of this game took: an engine entrant's match clock (a
+    // brain keeps its own).
+    let mut used = [std::time::Duration::ZERO; 2];
     while game.outcome().is_none() {
         if stop.is_raised() {
             return None;
         }
         let mover = game.to_move();
+        let reading = ClockReading {
+            ply: moves.len(),
+            used: used[mover.index()],
+        };
         let asked = std::time::Instant::now();
-        let played = players[mover.index()].play(&game, stop, &mut |_| {}, &mut |_| {});
+        let played = players[mover.index()].play(&game, reading, stop, &mut |_| {}, &mut |_| {});
         if stop.is_raised() {
             return None;
         }
+        let spent = asked.elapsed();
+        used[mover.index()] += spent;
         thinking.moves[mover.index()] += 1;
-        thinking.ms[mover.index()] += asked.elapsed().as_millis() as u64;
+        thinking.ms[mover.index()] += spent.as_millis() as u64;
         let result = match played {
             Ok(result) => result,
             Err(lost) => {

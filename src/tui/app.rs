@@ -5,6 +5,7 @@
 //! clock: time arrives as ticks.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use ratatui::crossterm::event::{
     Event as CtEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
@@ -27,6 +28,7 @@ use super::view_state::{Dialog, MESSAGE_TICKS, Message, ViewState};
 use super::worker::{Job, Purpose, Report, SearchId, comparison, comparison_depth};
 use crate::config::{Config, PlayerKind, PlayersConfig, UiConfig};
 use crate::engine::api::{EngineSettings, SearchResult};
+use crate::engine::clock::ClockReading;
 use crate::engine::settings::MAX_SETTING_DEPTH;
 use crate::engine::tree::SearchTree;
 use crate::engine::{Game, Player};
@@ -51,6 +53,10 @@ pub enum Effect<G: Game> {
         purpose: Purpose,
         /// Whether and how to record it.
         job: Job,
+        /// For an engine's own move: where its side stands on its match clock (the search
+        /// plans its time from it, and loses the game if it runs out). `None` for searches
+        /// off the clock (hints, trees, comparisons).
+        clock: Option<ClockReading>,
     },
     /// Stop the running search; it still reports `Finished`.
     Stop,
@@ -189,6 +195,11 @@ impl<G: HasBoard> App<G> {
             position: self.session.current(),
             tick: self.view.tick,
             engine_to_move: self.engines_only() || !self.is_human(self.session.current().to_move()),
+            clocks: [Player::First, Player::Second].map(|side| {
+                self.settings[side.index()]
+                    .match_time
+                    .map(|limit| limit.saturating_sub(self.session.clock_reading(side).used))
+            }),
             focus: self.view.focus,
             scroll: self.view.engine_scroll,
             theme: &self.theme,
@@ -820,12 +831,14 @@ impl<G: HasBoard> App<G> {
             .engine
             .launch(side, purpose, &root, self.view.tick, tree_depth);
         self.view.engine_scroll = 0;
+        let clock = (purpose == Purpose::Move).then(|| self.session.clock_reading(side));
         fx.push(Effect::Search {
             id,
             root,
             side,
             purpose,
             job,
+            clock,
         });
     }
 
@@ -908,7 +921,7 @@ impl<G: HasBoard> App<G> {
         }
         let prunes = settings.algorithm.prunes();
         let pv = format_line(self.session.current(), &result.pv);
-        let (best, raw_value) = (result.best, result.value);
+        let (best, raw_value, spent) = (result.best, result.value, result.stats.elapsed);
         // Stopped before any root move was searched: the move is only the first legal one,
         // and its value means nothing.
         let value = (result.stats.depth > 0).then_some(result.value);
@@ -918,9 +931,9 @@ impl<G: HasBoard> App<G> {
         match (search.purpose, best) {
             (Purpose::Tree, _) => self.tree_recorded(fx),
             (Purpose::Move, Some(best)) if self.view.dialog.is_some() => {
-                self.engine.hold(search.side, best, value);
+                self.engine.hold(search.side, best, value, spent);
             }
-            (Purpose::Move, Some(best)) => self.engine_move(search.side, best, value, fx),
+            (Purpose::Move, Some(best)) => self.engine_move(search.side, best, value, spent, fx),
             (Purpose::Hint, Some(best)) => self.show_hint(best, raw_value, value),
             (Purpose::Move | Purpose::Hint, None) | (Purpose::Compare, _) => {}
         }
@@ -972,10 +985,10 @@ impl<G: HasBoard> App<G> {
 
     /// Plays an engine move held back while a dialog was open.
     fn play_held(&mut self, fx: &mut Vec<Effect<G>>) {
-        if let Some((side, mv, value)) = self.engine.take_held()
+        if let Some((side, mv, value, spent)) = self.engine.take_held()
             && self.session.at_end()
         {
-            self.engine_move(side, mv, value, fx);
+            self.engine_move(side, mv, value, spent, fx);
         }
     }
 
@@ -984,12 +997,13 @@ impl<G: HasBoard> App<G> {
         side: Player,
         mv: G::Move,
         value: Option<i32>,
+        spent: Duration,
         fx: &mut Vec<Effect<G>>,
     ) {
         if self.session.current().to_move() != side {
             return;
         }
-        match self.session.play(mv, value) {
+        match self.session.play_timed(mv, value, spent) {
             Ok(()) => {
                 self.after_move();
                 let pace = self.engines_only().then_some(self.ui.engine_pace_ms);

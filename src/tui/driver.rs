@@ -3,6 +3,8 @@
 //! engine's own searches are recorded for the tree pane. It knows nothing of keys, panes or
 //! the board: `App` asks it to launch, stop and receive, and routes what comes back.
 
+use std::time::Duration;
+
 use super::event::TICK_MS;
 use super::worker::{Job, MinimaxEstimate, Purpose, Report, SearchId, TreeSearch};
 use crate::brain::client::BrainLine;
@@ -70,8 +72,8 @@ struct Recording<G: Game> {
 }
 
 /// An engine move that arrived while a question was open: who played it, the move and its
-/// value (none when the search was stopped before any root move).
-type HeldMove<M> = (Player, M, Option<i32>);
+/// value (none when the search was stopped before any root move) and the time it took.
+type HeldMove<M> = (Player, M, Option<i32>, Duration);
 
 /// What a report from the worker means for the app, once the driver has taken its part.
 pub enum Arrival<G: Game> {
@@ -324,8 +326,8 @@ impl<G: Game> EngineDriver<G> {
     }
 
     /// Keeps an engine move that arrived while a question was open.
-    pub fn hold(&mut self, side: Player, mv: G::Move, value: Option<i32>) {
-        self.held = Some((side, mv, value));
+    pub fn hold(&mut self, side: Player, mv: G::Move, value: Option<i32>, spent: Duration) {
+        self.held = Some((side, mv, value, spent));
     }
 
     /// The held engine move, taken.

@@ -111,8 +111,9 @@ fn apply<G: HasBoard>(
                 root,
                 side,
                 job,
+                clock,
                 ..
-            } => worker.run(id, root, side, job),
+            } => worker.run(id, root, side, job, clock),
             Effect::Stop => worker.stop(),
             Effect::Save => {
                 let result = save_in_current_dir(app);

@@ -230,6 +230,9 @@ fn set_option(config: &mut Config, key: &str, value: &str) -> Result<(), String>
 }
 
 /// A brain's program and arguments as one line (as typed on the setup screen).
+/// The match clock's setting.
+const MATCH_KEY: &str = "match_ms";
+
 fn brain_text(brain: &crate::config::BrainCommand) -> String {
     std::iter::once(brain.command.as_str())
         .chain(brain.args.iter().map(String::as_str))
@@ -402,14 +405,31 @@ impl SetupState {
         (LABEL_W + 2 * COLUMN_W + 4).min(self.frame.width)
     }
 
-    /// False for a per-side setting that the side's algorithm ignores (the time limit
-    /// outside the full engine).
+    /// False for a per-side setting that the side ignores: the time limits outside the
+    /// full engine (a brain takes them whatever the algorithm), a match clock for a human.
     pub fn applies(&self, row: Row, side: Player) -> bool {
-        let s = &self.config.players.side(side).engine;
+        let player = self.config.players.side(side);
         if row == Row::Brain {
-            return self.config.players.side(side).kind != PlayerKind::Human;
+            return player.kind != PlayerKind::Human;
         }
-        !(row.field().is_some_and(|f| f.full_only) && s.algorithm != Algorithm::Full)
+        let key = row.field().map(|f| f.key);
+        if key == Some(MATCH_KEY) && player.kind == PlayerKind::Human {
+            return false;
+        }
+        if matches!(key, Some("time_ms" | MATCH_KEY)) && player.kind == PlayerKind::Brain {
+            return true;
+        }
+        !(row.field().is_some_and(|f| f.full_only) && player.engine.algorithm != Algorithm::Full)
+    }
+
+    /// What a row that does not apply shows.
+    fn not_applying(&self, row: Row, side: Player) -> String {
+        let human = self.config.players.side(side).kind == PlayerKind::Human;
+        if human && row.field().is_some_and(|f| f.key == MATCH_KEY) {
+            "- (you: no clock)".to_string()
+        } else {
+            "- (full engine only)".to_string()
+        }
     }
 
     /// The label of a row.
@@ -462,7 +482,7 @@ impl SetupState {
                     "none (the engine)".to_string()
                 }
             }
-            Row::Engine(_) if !self.applies(row, side) => "- (full engine only)".to_string(),
+            Row::Engine(_) if !self.applies(row, side) => self.not_applying(row, side),
             Row::Engine(_) => row
                 .field()
                 .map_or_else(String::new, |f| self.engine_value(f, s)),
@@ -493,6 +513,13 @@ impl SetupState {
                 "0 (no limit)".to_string()
             }
             (FieldValue::Number(t), _) if field.key == "time_ms" => format!("{t} ms"),
+            (FieldValue::Number(0), _) if field.key == MATCH_KEY => "0 (no clock)".to_string(),
+            (FieldValue::Number(t), _) if field.key == MATCH_KEY => {
+                format!(
+                    "{t} ms ({})",
+                    crate::engine::clock::match_time_text(std::time::Duration::from_millis(t))
+                )
+            }
             (FieldValue::Switch(on), _) => if on { "on" } else { "off" }.to_string(),
             (FieldValue::Unset, _) => "random".to_string(),
             (value, _) => value.to_string(),
@@ -653,6 +680,14 @@ impl SetupState {
         if row == Row::Brain {
             self.error = Some(
                 "you play this side: a brain can play a side the engine would (see You play)"
+                    .to_string(),
+            );
+            return;
+        }
+        if row.field().is_some_and(|f| f.key == MATCH_KEY) && self.side().kind == PlayerKind::Human
+        {
+            self.error = Some(
+                "you play this side: a match clock is for an engine or a brain (see You play)"
                     .to_string(),
             );
             return;

@@ -13,6 +13,7 @@ use super::layout::{self, TreeParts};
 use super::tree_view::TreeViewState;
 use super::worker::MinimaxEstimate;
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
+use crate::engine::clock::match_time_text;
 use crate::engine::score;
 use crate::engine::score::INFINITY;
 use crate::engine::stats::{approximate_count, group_digits};
@@ -645,13 +646,22 @@ pub fn settings_text(settings: &EngineSettings) -> String {
 }
 
 /// `depth 4`; for the full engine with a time limit `1000 ms/move` (as deep as the time
-/// allows) or `depth 12, 1000 ms/move`.
+/// allows) or `depth 12, 1000 ms/move`, on a match clock `1 min/game` (and its time a move,
+/// when it has one as well).
 pub fn depth_text(settings: &EngineSettings) -> String {
     let depth = settings.limits.max_depth();
+    let mut time = Vec::new();
+    if let Some(game) = settings.match_time {
+        time.push(format!("{}/game", match_time_text(game)));
+    }
+    if settings.limits.time.is_some() {
+        time.push(format!("{} ms/move", settings.limits.time_ms()));
+    }
+    let time = time.join(", ");
     match (settings.timed(), settings.limits.depth) {
         (false, _) => format!("depth {depth}"),
-        (true, None) => format!("{} ms/move", settings.limits.time_ms()),
-        (true, Some(_)) => format!("depth {depth}, {} ms/move", settings.limits.time_ms()),
+        (true, None) => time,
+        (true, Some(_)) => format!("depth {depth}, {time}"),
     }
 }
 

@@ -9,9 +9,12 @@ use std::time::{Duration, Instant};
 
 use crate::brain::client::{BrainError, BrainLine, BrainPlayer};
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
+use crate::engine::clock::ClockReading;
 use crate::engine::limits::{Limits, StopFlag};
 use crate::engine::settings::candidates_at;
-use crate::engine::tree::{Bound, NodeKind, SearchObserver, SearchTree, TreeRecorder};
+use crate::engine::tree::{
+    Bound, NodeKind, NoopObserver, SearchObserver, SearchTree, TreeRecorder,
+};
 use crate::engine::{Game, Player};
 use crate::games::Playable;
 use crate::player::EnginePlayer;
@@ -242,6 +245,7 @@ enum Command<G: Game> {
         side: Player,
         stop: StopFlag,
         job: Job,
+        clock: Option<ClockReading>,
     },
     Quit,
 }
@@ -283,11 +287,19 @@ impl<G: Playable> Worker<G> {
 
     /// Starts searching `root` for `side`'s engine, stopping any search still running.
     pub fn start(&mut self, id: SearchId, root: G, side: Player) {
-        self.run(id, root, side, Job::Think);
+        self.run(id, root, side, Job::Think, None);
     }
 
-    /// Starts `job` on `root` with `side`'s engine, stopping any search still running.
-    pub fn run(&mut self, id: SearchId, root: G, side: Player, job: Job) {
+    /// Starts `job` on `root` with `side`'s engine, stopping any search still running; with
+    /// `clock`, the side's own move on its match clock (see [`EnginePlayer::think_on_clock`]).
+    pub fn run(
+        &mut self,
+        id: SearchId,
+        root: G,
+        side: Player,
+        job: Job,
+        clock: Option<ClockReading>,
+    ) {
         self.stop();
         let stop = StopFlag::new();
         self.current = Some(stop.clone());
@@ -299,6 +311,7 @@ impl<G: Playable> Worker<G> {
             side,
             stop,
             job,
+            clock,
         });
     }
 
@@ -333,6 +346,7 @@ fn worker_loop<G: Playable>(
             side,
             stop,
             job,
+            clock,
         } = command
         else {
             break;
@@ -351,7 +365,7 @@ fn worker_loop<G: Playable>(
             ) => {
                 run_brain(brain, side, &root, id, &stop, sink);
             }
-            _ => run_job(engine, &root, id, job, &stop, sink),
+            _ => run_job(engine, &root, id, job, clock, &stop, sink),
         }));
         if let Err(panic) = outcome {
             let reason = panic
@@ -417,6 +431,7 @@ fn run_job<G: Playable>(
     root: &G,
     id: SearchId,
     job: Job,
+    clock: Option<ClockReading>,
     stop: &StopFlag,
     sink: &dyn Fn(Report<G::Move>),
 ) {
@@ -434,7 +449,10 @@ fn run_job<G: Playable>(
     };
     let mut asked = None;
     let result = match job {
-        Job::Think => engine.think(root, stop, &mut progress),
+        Job::Think => {
+            let reading = clock.unwrap_or_default();
+            engine.think_on_clock(root, reading, &mut NoopObserver, stop, &mut progress)
+        }
         Job::Record { max_nodes, how } => {
             let mut recorder = TreeRecorder::new(max_nodes);
             let engine = match how.settings(&engine.settings) {
@@ -445,7 +463,8 @@ fn run_job<G: Playable>(
                 }
                 None => &mut *engine,
             };
-            let result = engine.think_observed(root, &mut recorder, stop, &mut progress);
+            let reading = clock.unwrap_or_default();
+            let result = engine.think_on_clock(root, reading, &mut recorder, stop, &mut progress);
             let mut tree = recorder.finish_for(&result);
             tree.add_skipped(root, skipped_room(max_nodes, &tree));
             sink(Report::Recorded {
@@ -528,6 +547,21 @@ fn run_job<G: Playable>(
         Algorithm::Full => result.stats.depth,
         _ => engine.settings.limits.max_depth(),
     };
+    if let (Some(reading), Some(limit)) = (clock, engine.settings.match_time) {
+        let after = ClockReading {
+            used: reading.used + result.stats.elapsed,
+            ..reading
+        };
+        if let Some(why) = after.lost_on_time(limit)
+            && result.best.is_some()
+        {
+            sink(Report::Forfeit {
+                id,
+                reason: format!("the engine {why}"),
+            });
+            return;
+        }
+    }
     sink(Report::Finished { id, result });
     if engine.settings.algorithm.prunes() && !stop.is_raised() && depth > 0 {
         let candidates = engine.settings.candidates;

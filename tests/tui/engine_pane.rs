@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use gametree::config::Config;
 use gametree::engine::api::{Algorithm as Algo, SearchResult};
+use gametree::engine::clock::ClockReading;
 use gametree::engine::stats::SearchStats;
 use gametree::games::tictactoe::TicTacToe;
 use gametree::tui::app::{App, Effect};
@@ -174,6 +175,63 @@ fn the_engine_pane_is_live_while_the_engine_thinks() {
         assert!(text.contains("nodes 777"), "{text}");
         assert!(!text.contains("thinking..."), "{text}");
     }
+}
+
+#[test]
+fn an_engine_on_a_match_clock_shows_its_time_left_and_an_undo_gives_it_back() {
+    let mut config = config(true, false);
+    full_engine(&mut config);
+    config.players.second.engine.match_time = Some(Duration::from_secs(60));
+    let mut app = new_app::<TicTacToe>(&config);
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    // The move's search is told where its side stands on the clock; nothing used yet.
+    let clock = fx.iter().find_map(|e| match e {
+        Effect::Search {
+            purpose: Purpose::Move,
+            clock,
+            ..
+        } => Some(*clock),
+        _ => None,
+    });
+    assert_eq!(
+        clock,
+        Some(Some(ClockReading {
+            ply: 1,
+            used: Duration::ZERO
+        }))
+    );
+    let id = search_id(&fx, Purpose::Move);
+    // Five ticks of 100 ms: the clock runs down while it thinks.
+    feed(&mut app, vec![Event::Tick; 5]);
+    let text = engine_text(&mut app);
+    assert!(text.contains("1 min/game, 1000 ms/move"), "{text}");
+    assert!(text.contains("clock 59.5 s left"), "{text}");
+    // Its move took 2 s.
+    let stats = SearchStats {
+        nodes: 42,
+        depth: 3,
+        elapsed: Duration::from_secs(2),
+        ..SearchStats::default()
+    };
+    let result = search_result(Some(ttt("a1")), 0, vec![ttt("a1")], stats);
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Finished { id, result })],
+    );
+    assert_eq!(notations(&app), ["b2", "a1"]);
+    let text = engine_text(&mut app);
+    assert!(text.contains("clock 58.0 s left"), "{text}");
+    assert_eq!(
+        app.session
+            .clock_reading(gametree::engine::Player::Second)
+            .used,
+        Duration::from_secs(2)
+    );
+    // Undo the turn: the engine's move goes, and its time comes back.
+    feed(&mut app, vec![ch('u')]);
+    assert_eq!(app.session.cursor(), 0);
+    let text = engine_text(&mut app);
+    assert!(text.contains("clock 1:00 left"), "{text}");
 }
 
 // "move now" before any root move was searched: no fake value in the log or the pane.

@@ -118,6 +118,32 @@ fn setup_refuses_out_of_range_values_inline_with_the_range() {
     assert!(state.error.clone().unwrap().contains("whole number"));
     press(&mut state, &[KeyCode::Esc]);
     assert_eq!(state.editing, None);
+    // The match clock: a minute for the engine's whole game; none for the human's side.
+    select(&mut state, Row::engine("match_ms"));
+    assert!(render_setup(&state).contains("Match time"));
+    assert!(render_setup(&state).contains("0 (no clock)"));
+    press(&mut state, &typed("60000"));
+    press(&mut state, &[KeyCode::Enter]);
+    assert_eq!(state.error, None);
+    assert_eq!(
+        state.config.players.second.engine.match_time,
+        Some(std::time::Duration::from_secs(60))
+    );
+    let text = render_setup(&state);
+    assert!(text.contains("60000 ms (1 min)"), "{text}");
+    state.column = Player::First;
+    assert!(render_setup(&state).contains("- (you: no clock)"));
+    press(&mut state, &typed("5"));
+    assert_eq!(state.editing, None);
+    assert!(
+        state
+            .error
+            .clone()
+            .unwrap()
+            .contains("match clock is for an engine")
+    );
+    state.error = None;
+    state.column = Player::Second;
     // A game option outside its range.
     select(&mut state, Row::Option(0));
     press(&mut state, &typed("12"));

@@ -50,12 +50,13 @@ fn serve<G: HasBoard>(app: &mut App<G>, config: &Config, effects: Vec<Effect<G>>
             root,
             side,
             job,
+            clock,
             ..
         } = todo.remove(at)
         else {
             continue;
         };
-        worker.run(id, root, side, job);
+        worker.run(id, root, side, job, clock);
         loop {
             let report = rx.recv_timeout(DEADLOCK_GUARD).expect("the worker answers");
             let done = matches!(report, Report::Finished { id: i, .. } if i == id);

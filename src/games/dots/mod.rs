@@ -336,6 +336,11 @@ impl Game for Dots {
         self.to_move
     }
 
+    fn moves_left(&self) -> Option<usize> {
+        let drawn: u32 = self.drawn.iter().map(|word| word.count_ones()).sum();
+        Some(self.edge_count().saturating_sub(drawn as usize))
+    }
+
     fn legal_moves(&self, out: &mut Vec<Edge>) {
         out.clear();
         let n = self.edge_count();

@@ -756,6 +756,10 @@ impl Game for Gomoku {
         self.to_move
     }
 
+    fn moves_left(&self) -> Option<usize> {
+        Some((self.size() * self.size()).saturating_sub(self.stones_played()))
+    }
+
     fn legal_moves(&self, out: &mut Vec<Cell>) {
         out.clear();
         if self.winner.is_some() {

@@ -10,6 +10,7 @@ use ratatui::widgets::Paragraph;
 
 use super::{pane_block, seconds, spinner};
 use crate::engine::api::{Algorithm, EngineSettings, SearchResult};
+use crate::engine::clock::clock_text;
 use crate::engine::score;
 use crate::engine::stats::{SearchStats, approximate_count, group_digits};
 use crate::games::Playable;
@@ -32,6 +33,8 @@ pub struct EnginePane<'a, G: Playable> {
     pub tick: u64,
     /// The engine, not a human, moves next here (a hint is of no use).
     pub engine_to_move: bool,
+    /// Each side's match time left at the position on view, for a side on a match clock.
+    pub clocks: [Option<std::time::Duration>; 2],
     /// The focused pane.
     pub focus: Pane,
     /// First line shown.
@@ -272,6 +275,16 @@ pub fn lines<G: Playable>(pane: &EnginePane<G>, width: u16) -> Vec<Line<'static>
         vec![Span::raw(format!("· {}", settings.algorithm))],
         vec![Span::raw(format!("· {}", depth_text(settings)))],
     ];
+    if purpose == Purpose::Move
+        && let Some(left) = pane.clocks[side.index()]
+    {
+        // The clock runs down while the side thinks.
+        let thinking = engine.pending.map_or(0, |p| {
+            (pane.tick - p.started).saturating_mul(crate::tui::event::TICK_MS)
+        });
+        let left = left.saturating_sub(std::time::Duration::from_millis(thinking));
+        head.push(vec![Span::raw(format!("· clock {}", clock_text(left)))]);
+    }
     let result: Option<(&SearchResult<G::Move>, Vec<String>)> = if let Some(p) = engine.pending {
         head.push(vec![Span::styled(
             format!("{} {}", spinner(pane.tick), seconds(pane.tick - p.started)),
