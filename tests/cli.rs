@@ -115,6 +115,23 @@ fn selfplay_on_a_match_clock_shows_each_engines_time_left() {
         last["result"].is_string() && last["forfeit"].is_null(),
         "{last}"
     );
+    // The brain's clock is its manager's: refused as a flag, left out of a config's engine.
+    let message = refused(&["brain", "--match-ms", "1000"]);
+    assert!(message.contains("manager's to set"), "{message}");
+    let clocked = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/config/valid/match-clock.toml"
+    );
+    let mut brain = Command::new(env!("CARGO_BIN_EXE_gametree"))
+        .args(["--config", clocked, "brain"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(brain.stdin.as_mut().unwrap(), b"ABOUT\nEND\n").unwrap();
+    let out = brain.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("name=\"gametree\""));
     let message = refused(&["serve", "--match-ms", "1000"]);
     assert!(
         message.contains("--match-ms: the machine interface searches one position a request"),

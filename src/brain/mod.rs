@@ -65,6 +65,8 @@ pub fn run(config: &Config, args: &BrainArgs) -> Result<()> {
     let options = config.game_options::<Gomoku>()?;
     args.engine.validate::<Gomoku>(&options)?;
     let mut side = config.players.side(Player::Second).clone();
+    // The manager sets the match clock; the config's is for the engine side of a game here.
+    side.engine.match_time = None;
     args.engine.apply(&mut side.engine)?;
     if side.engine.match_time.is_some() {
         anyhow::bail!(
