@@ -1009,12 +1009,9 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
                     result.stats.millis()
                 )?;
             } else {
-                let clock_left = player.engine_mut().and_then(|engine| {
-                    engine.clock_left(ClockReading {
-                        used: reading.used + spent,
-                        ..reading
-                    })
-                });
+                let clock_left = player
+                    .engine_mut()
+                    .and_then(|engine| engine.clock_left(reading.after(spent)));
                 writeln!(
                     std::io::stdout(),
                     "{} plays {}  (value {}, {} nodes, {:.1} ms{})\n",

@@ -171,9 +171,7 @@ impl<G: Playable> EnginePlayer<G> {
         let table = self.table();
         let planned;
         let mut settings = &self.settings;
-        if let Some(limit) = self.settings.match_time
-            && self.settings.algorithm == Algorithm::Full
-        {
+        if let Some(limit) = self.settings.match_clock() {
             let plan = reading.plan(limit, self.settings.limits.time, game.moves_left());
             let mut timed = self.settings.clone();
             timed.limits.time = Some(plan.time);
@@ -195,9 +193,20 @@ impl<G: Playable> EnginePlayer<G> {
 
     /// The time left on this engine's match clock at `reading`, `None` without one.
     pub fn clock_left(&self, reading: ClockReading) -> Option<Duration> {
-        self.settings
-            .match_time
-            .map(|limit| limit.saturating_sub(reading.used))
+        self.settings.match_clock().map(|limit| reading.left(limit))
+    }
+
+    /// Why the engine lost on time, if it did, when its move `result` at `reading` took
+    /// `spent` (a search stopped without a move loses nothing).
+    pub fn lost_on_time(
+        &self,
+        reading: ClockReading,
+        spent: Duration,
+        result: &SearchResult<G::Move>,
+    ) -> Option<String> {
+        let limit = self.settings.match_clock()?;
+        let why = reading.after(spent).lost_on_time(limit)?;
+        result.best.is_some().then(|| format!("the engine {why}"))
     }
 
     /// Searches `game` and returns the engine's choice.
@@ -338,20 +347,10 @@ impl<G: Playable> SidePlayer<G> {
                 let started = Instant::now();
                 let result =
                     engine.think_on_clock(game, reading, &mut NoopObserver, stop, progress);
-                if let Some(limit) = engine.settings.match_time {
-                    let after = ClockReading {
-                        used: reading.used + started.elapsed(),
-                        ..reading
-                    };
-                    if let Some(why) = after.lost_on_time(limit)
-                        && result.best.is_some()
-                    {
-                        return Err(Forfeit {
-                            reason: format!("the engine {why}"),
-                        });
-                    }
+                match engine.lost_on_time(reading, started.elapsed(), &result) {
+                    Some(reason) => Err(Forfeit { reason }),
+                    None => Ok(result),
                 }
-                Ok(result)
             }
             Self::Brain(brain) => {
                 let Some(gomoku) = game.as_gomoku() else {

@@ -77,6 +77,20 @@ impl ClockReading {
         clock.plan(self.ply, moves_left.unwrap_or(usize::MAX))
     }
 
+    /// The reading once a move that took `spent` is charged.
+    #[must_use]
+    pub fn after(self, spent: Duration) -> Self {
+        Self {
+            used: self.used + spent,
+            ..self
+        }
+    }
+
+    /// What is left of the match time `limit` (nothing once it is used up).
+    pub fn left(&self, limit: Duration) -> Duration {
+        limit.saturating_sub(self.used)
+    }
+
     /// True once the side's moves took its match time `limit` and [`MATCH_GRACE`] more.
     pub fn over(&self, limit: Duration) -> bool {
         self.used >= limit + MATCH_GRACE

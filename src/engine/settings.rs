@@ -232,6 +232,13 @@ impl EngineSettings {
         }
     }
 
+    /// The match clock the engine plays on: `match_time` for the full engine (minimax and
+    /// alpha-beta search to their depth, and keep no clock).
+    pub fn match_clock(&self) -> Option<Duration> {
+        self.match_time
+            .filter(|_| self.algorithm == Algorithm::Full)
+    }
+
     /// True when the full engine runs against the clock (its depth then only caps it).
     pub fn timed(&self) -> bool {
         self.algorithm == Algorithm::Full

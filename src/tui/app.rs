@@ -197,8 +197,8 @@ impl<G: HasBoard> App<G> {
             engine_to_move: self.engines_only() || !self.is_human(self.session.current().to_move()),
             clocks: [Player::First, Player::Second].map(|side| {
                 self.settings[side.index()]
-                    .match_time
-                    .map(|limit| limit.saturating_sub(self.session.clock_reading(side).used))
+                    .match_clock()
+                    .map(|limit| self.session.clock_reading(side).left(limit))
             }),
             focus: self.view.focus,
             scroll: self.view.engine_scroll,
@@ -886,9 +886,13 @@ impl<G: HasBoard> App<G> {
             }
             Arrival::Forfeit { side, reason } => {
                 self.trees.running = false;
+                let again = if self.engine.brain_names[side.index()].is_some() {
+                    "p lets the brain try again"
+                } else {
+                    "u takes moves back, with their time"
+                };
                 self.set_error(format!(
-                    "{} loses by forfeit: {reason}. n starts a new game (p lets the brain try \
-                     again)",
+                    "{} loses by forfeit: {reason}. n starts a new game ({again})",
                     G::side_name(side)
                 ));
             }

@@ -229,10 +229,10 @@ fn set_option(config: &mut Config, key: &str, value: &str) -> Result<(), String>
     })
 }
 
-/// A brain's program and arguments as one line (as typed on the setup screen).
 /// The match clock's setting.
 const MATCH_KEY: &str = "match_ms";
 
+/// A brain's program and arguments as one line (as typed on the setup screen).
 fn brain_text(brain: &crate::config::BrainCommand) -> String {
     std::iter::once(brain.command.as_str())
         .chain(brain.args.iter().map(String::as_str))

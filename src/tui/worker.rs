@@ -162,7 +162,7 @@ pub enum TreeSearch {
     /// Plain alpha-beta to this depth ([`lesson_settings`]): `t` unless the pane is switched
     /// to the full engine.
     Lesson(u32),
-    /// The side's own engine to this depth with no time limit: `t` with the full engine
+    /// The side's own engine to this depth with no time limit or clock: `t` with the full engine
     /// after the depth was set with `+`/`-`.
     FullTo(u32),
 }
@@ -175,6 +175,7 @@ impl TreeSearch {
             Self::Lesson(depth) => Some(lesson_settings(base, depth)),
             Self::FullTo(depth) => Some(EngineSettings {
                 limits: Limits::depth(depth),
+                match_time: None,
                 ..base.clone()
             }),
         }
@@ -188,6 +189,7 @@ pub fn lesson_settings(base: &EngineSettings, depth: u32) -> EngineSettings {
         algorithm: Algorithm::AlphaBeta,
         ordering: true,
         limits: Limits::depth(depth),
+        match_time: None,
         threads: 1,
         ..base.clone()
     }
@@ -195,8 +197,8 @@ pub fn lesson_settings(base: &EngineSettings, depth: u32) -> EngineSettings {
 
 /// The searches a comparison runs on one position, all to `depth`, named: plain minimax,
 /// alpha-beta without and with move ordering, then, with `full_engine`, every further
-/// algorithm of [`Algorithm::ALL`] with the side's own settings but no time limit (so that
-/// it, too, reaches `depth`).
+/// algorithm of [`Algorithm::ALL`] with the side's own settings but no time limit and no
+/// match clock (so that it, too, reaches `depth`).
 pub fn comparison(
     base: &EngineSettings,
     depth: u32,
@@ -210,6 +212,7 @@ pub fn comparison(
         let settings = EngineSettings {
             algorithm,
             limits: Limits::depth(depth),
+            match_time: None,
             ..base.clone()
         };
         if algorithm == Algorithm::Minimax {
@@ -547,20 +550,14 @@ fn run_job<G: Playable>(
         Algorithm::Full => result.stats.depth,
         _ => engine.settings.limits.max_depth(),
     };
-    if let (Some(reading), Some(limit)) = (clock, engine.settings.match_time) {
-        let after = ClockReading {
-            used: reading.used + result.stats.elapsed,
-            ..reading
-        };
-        if let Some(why) = after.lost_on_time(limit)
-            && result.best.is_some()
-        {
-            sink(Report::Forfeit {
-                id,
-                reason: format!("the engine {why}"),
-            });
-            return;
-        }
+    // The app charges the search's own time to the clock (the step list keeps it), so the
+    // check does too; the command line charges the time around the whole call, a
+    // millisecond or so more.
+    if let Some(reason) =
+        clock.and_then(|reading| engine.lost_on_time(reading, result.stats.elapsed, &result))
+    {
+        sink(Report::Forfeit { id, reason });
+        return;
     }
     sink(Report::Finished { id, result });
     if engine.settings.algorithm.prunes() && !stop.is_raised() && depth > 0 {

@@ -220,6 +220,24 @@ fn feed_comparison(app: &mut App<TicTacToe>, answers: &[(u8, i32, u64, Vec<u8>, 
     feed(app, vec![Event::Engine(Report::Finished { id, result })]);
 }
 
+#[test]
+fn comparisons_and_tree_searches_to_a_depth_ignore_the_sides_match_clock() {
+    let mut base = EngineSettings::default();
+    base.match_time = Some(std::time::Duration::from_secs(60));
+    assert!(base.match_clock().is_some());
+    for (name, settings) in comparison(&base, 3, true) {
+        assert_eq!(settings.match_time, None, "{name}");
+        assert_eq!(settings.limits.depth, Some(3), "{name}");
+    }
+    for how in [TreeSearch::Lesson(3), TreeSearch::FullTo(3)] {
+        let settings = how.settings(&base).unwrap();
+        assert_eq!(settings.match_time, None, "{how:?}");
+    }
+    // Only the full engine keeps a clock.
+    base.algorithm = Algorithm::AlphaBeta;
+    assert_eq!(base.match_clock(), None);
+}
+
 /// The verdict of a comparison whose first search (minimax) answers `minimax` and every
 /// other answers `others`: (best, value, nodes, ties, gave up).
 fn verdict_of(
