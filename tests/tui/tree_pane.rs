@@ -222,8 +222,10 @@ fn feed_comparison(app: &mut App<TicTacToe>, answers: &[(u8, i32, u64, Vec<u8>, 
 
 #[test]
 fn comparisons_and_tree_searches_to_a_depth_ignore_the_sides_match_clock() {
-    let mut base = EngineSettings::default();
-    base.match_time = Some(std::time::Duration::from_secs(60));
+    let mut base = EngineSettings {
+        match_time: Some(std::time::Duration::from_secs(60)),
+        ..EngineSettings::default()
+    };
     assert!(base.match_clock().is_some());
     for (name, settings) in comparison(&base, 3, true) {
         assert_eq!(settings.match_time, None, "{name}");
