@@ -232,6 +232,17 @@ fn an_engine_on_a_match_clock_shows_its_time_left_and_an_undo_gives_it_back() {
     assert_eq!(app.session.cursor(), 0);
     let text = engine_text(&mut app);
     assert!(text.contains("clock 1:00 left"), "{text}");
+    assert!(!text.contains("(X "), "a human has no clock: {text}");
+    // Engine against engine, both on clocks: the pane shows the other side's as well.
+    let mut both = config.clone();
+    both.players.first.kind = gametree::config::PlayerKind::Engine;
+    both.players.first.engine.match_time = Some(Duration::from_secs(30));
+    let mut app = new_app::<TicTacToe>(&both);
+    let fx = app.start();
+    search_id(&fx, Purpose::Move);
+    let text = engine_text(&mut app);
+    assert!(text.contains("clock 30.0 s left"), "{text}");
+    assert!(text.contains("(O 1:00 left)"), "{text}");
 }
 
 // "move now" before any root move was searched: no fake value in the log or the pane.

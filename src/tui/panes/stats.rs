@@ -284,6 +284,14 @@ pub fn lines<G: Playable>(pane: &EnginePane<G>, width: u16) -> Vec<Line<'static>
         });
         let left = left.saturating_sub(std::time::Duration::from_millis(thinking));
         head.push(vec![Span::raw(format!("· clock {}", clock_text(left)))]);
+        // Both sides on a clock (engine against engine): the other's too.
+        let other = side.other();
+        if let Some(left) = pane.clocks[other.index()] {
+            head.push(vec![Span::styled(
+                format!("({} {})", G::side_name(other), clock_text(left)),
+                theme.dim,
+            )]);
+        }
     }
     let result: Option<(&SearchResult<G::Move>, Vec<String>)> = if let Some(p) = engine.pending {
         head.push(vec![Span::styled(
