@@ -456,7 +456,8 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
         let played = players[mover.index()].play(&game, reading, &stop, &mut |_| {}, &mut |line| {
             lines.push(line);
         });
-        used[mover.index()] += asked.elapsed();
+        let reading = reading.after(asked.elapsed());
+        used[mover.index()] = reading.used;
         let result = match played {
             Ok(result) => result,
             Err(lost) => {
@@ -497,12 +498,9 @@ pub fn selfplay<G: Playable>(config: &Config, args: &SelfplayArgs) -> Result<()>
             }
             continue;
         }
-        let clock_left = players[mover.index()].engine_mut().and_then(|engine| {
-            engine.clock_left(ClockReading {
-                ply,
-                used: used[mover.index()],
-            })
-        });
+        let clock_left = players[mover.index()]
+            .engine_mut()
+            .and_then(|engine| engine.clock_left(reading));
         if args.json {
             let stats = &result.stats;
             let mut line = json!({

@@ -138,10 +138,15 @@ impl BrainPlayer {
 
     /// Its match time left, in ms (negative once over); `None` without a match clock.
     fn time_left(&self) -> Option<i64> {
-        (!self.match_time.is_zero()).then(|| {
-            let left = self.match_time.as_millis() as i64 - self.used.as_millis() as i64;
-            left.max(-UNLIMITED_TIME_LEFT)
-        })
+        (!self.match_time.is_zero()).then(|| self.reading().time_left_ms(self.match_time))
+    }
+
+    /// Its match clock as the engine's plan reads one (a brain plans its own moves).
+    fn reading(&self) -> ClockReading {
+        ClockReading {
+            ply: 0,
+            used: self.used,
+        }
     }
 
     /// Its name: from `ABOUT` once it answered (`name version`), else its program's.
@@ -236,11 +241,7 @@ impl BrainPlayer {
         let answered = running.next_move(started, limit, stop, &name, on_line);
         if !self.match_time.is_zero() {
             self.used += started.elapsed();
-            let reading = ClockReading {
-                ply: 0,
-                used: self.used,
-            };
-            if let Some(why) = reading.lost_on_time(self.match_time) {
+            if let Some(why) = self.reading().lost_on_time(self.match_time) {
                 return Err(forfeit(&name, why));
             }
         }

@@ -68,10 +68,9 @@ impl ClockReading {
     /// The plan for a side with `limit` for all its moves and `turn` a move (`None`: no
     /// limit a move), in a game that can last `moves_left` more moves (`None`: unknown).
     pub fn plan(&self, limit: Duration, turn: Option<Duration>, moves_left: Option<usize>) -> Plan {
-        let left = limit.as_millis() as i64 - self.used.as_millis() as i64;
         let clock = Clock {
             turn: Some(turn.unwrap_or(limit)),
-            time_left: Some(left.max(-UNLIMITED_TIME_LEFT)),
+            time_left: Some(self.time_left_ms(limit)),
             match_limit: limit.as_millis() as u64,
         };
         clock.plan(self.ply, moves_left.unwrap_or(usize::MAX))
@@ -84,6 +83,13 @@ impl ClockReading {
             used: self.used + spent,
             ..self
         }
+    }
+
+    /// What is left of the match time `limit` in ms as the Gomocup protocol's `time_left`
+    /// says it: negative once over.
+    pub fn time_left_ms(&self, limit: Duration) -> i64 {
+        let left = limit.as_millis() as i64 - self.used.as_millis() as i64;
+        left.max(-UNLIMITED_TIME_LEFT)
     }
 
     /// What is left of the match time `limit` (nothing once it is used up).

@@ -173,11 +173,7 @@ impl TreeSearch {
         match self {
             Self::Own => None,
             Self::Lesson(depth) => Some(lesson_settings(base, depth)),
-            Self::FullTo(depth) => Some(EngineSettings {
-                limits: Limits::depth(depth),
-                match_time: None,
-                ..base.clone()
-            }),
+            Self::FullTo(depth) => Some(to_depth(base, depth)),
         }
     }
 }
@@ -188,9 +184,16 @@ pub fn lesson_settings(base: &EngineSettings, depth: u32) -> EngineSettings {
     EngineSettings {
         algorithm: Algorithm::AlphaBeta,
         ordering: true,
+        threads: 1,
+        ..to_depth(base, depth)
+    }
+}
+
+/// `base` searching to exactly `depth`: no time limit and no match clock.
+fn to_depth(base: &EngineSettings, depth: u32) -> EngineSettings {
+    EngineSettings {
         limits: Limits::depth(depth),
         match_time: None,
-        threads: 1,
         ..base.clone()
     }
 }
@@ -211,9 +214,7 @@ pub fn comparison(
         }
         let settings = EngineSettings {
             algorithm,
-            limits: Limits::depth(depth),
-            match_time: None,
-            ..base.clone()
+            ..to_depth(base, depth)
         };
         if algorithm == Algorithm::Minimax {
             out.push((
