@@ -539,6 +539,12 @@ mod tests {
             s.clock_reading(Player::Second)
         );
         assert_eq!(loaded.steps()[4].spent, None);
+        // A time that is no time is refused, with the value and where it stands.
+        let bad = json.replacen("\"ms\": 300", "\"ms\": -5", 1);
+        let error = parse_saved::<TicTacToe>(&bad, "bad.json")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("-5") && error.contains("line"), "{error}");
     }
 
     #[test]

@@ -388,7 +388,9 @@ fn write_save_seeds() {
         let mut session = Session::<G>::new(options);
         for word in moves.split_whitespace() {
             let mv = session.current().parse_move(word).unwrap();
-            session.play(mv, Some(1)).unwrap();
+            // Each move's time (`ms`) too, so that mutations reach it.
+            let spent = std::time::Duration::from_millis(250);
+            session.play_timed(mv, Some(1), spent).unwrap();
         }
         let players = Config::builtin().unwrap().players;
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
