@@ -352,8 +352,7 @@ struct SaveHeader {
 
 /// Reads a save file's text and tells which game it holds, refusing foreign files.
 pub fn peek_saved(text: &str) -> Result<GameKind, SaveError> {
-    let header: SaveHeader =
-        serde_json::from_str(text).map_err(|e| SaveError::Foreign(e.to_string()))?;
+    let header: SaveHeader = from_json_text(text).map_err(SaveError::Foreign)?;
     if header.format != SAVE_FORMAT {
         return Err(SaveError::Foreign(format!(
             "format = {:?}, expected {SAVE_FORMAT:?}",
@@ -369,6 +368,22 @@ pub fn peek_saved(text: &str) -> Result<GameKind, SaveError> {
     Ok(header.game)
 }
 
+/// Deserializes a save's JSON text as `T`; a refusal names the field it is about, as a
+/// config's does: `moves[2].ms: invalid value: integer `-5`, expected u64 at line 57 column
+/// 14`.
+fn from_json_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        let path = e.path().to_string();
+        match path.as_str() {
+            "." => e.into_inner().to_string(),
+            _ => format!("{path}: {}", e.into_inner()),
+        }
+    })?;
+    deserializer.end().map_err(|e| e.to_string())?;
+    Ok(value)
+}
+
 /// Parses a save file of game `G` from its text (see [`peek_saved`] to learn the game).
 pub fn parse_saved<G: Playable>(
     text: &str,
@@ -381,8 +396,7 @@ pub fn parse_saved<G: Playable>(
             found: kind,
         });
     }
-    let saved: SavedGame<G::Options> =
-        serde_json::from_str(text).map_err(|e| SaveError::Invalid(e.to_string()))?;
+    let saved: SavedGame<G::Options> = from_json_text(text).map_err(SaveError::Invalid)?;
     let session = Session::from_saved(&saved, source)?;
     // The players drive the engine when the game goes on: refuse what a config file would.
     for player in [Player::First, Player::Second] {
@@ -627,6 +641,20 @@ mod tests {
             "invalid save: cursor = 5: must be 0..=2 (the number of moves)"
         );
         assert!(refused(text(&|g| g.version = 9)).contains("version = 9"));
+        // A value of the wrong type is named by its path in the file.
+        let negative = text(&|_| {}).replacen("\"move\":\"b2\"", "\"move\":\"b2\",\"ms\":-5", 1);
+        let message = refused(negative.clone());
+        assert!(
+            message.starts_with("invalid save: moves[1].ms: invalid value: integer `-5`"),
+            "{message}\n{negative}"
+        );
+        let message = refused(text(&|_| {}).replacen("\"cursor\":2", "\"cursor\":\"two\"", 1));
+        assert!(
+            message.starts_with("invalid save: cursor: invalid type"),
+            "{message}"
+        );
+        let message = refused(format!("{} x", text(&|_| {})));
+        assert!(message.contains("trailing characters"), "{message}");
         let truncated = text(&|_| {});
         let message = refused(truncated[..truncated.len() / 2].to_string());
         assert!(message.starts_with("not a gametree save file"), "{message}");
