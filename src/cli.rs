@@ -947,8 +947,16 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
     };
     // Who moved last, to announce a second move in a row (Kalah's and Dots' extra turns).
     let mut last_mover: Option<Player> = None;
+    // A human on a match clock is charged the time since its position was first shown.
+    let human_clock = |p: Player| config.players.side(p).clock().filter(|_| is_human(p));
+    let mut turn: Option<((usize, usize), Instant)> = None;
     loop {
         let game = session.current().clone();
+        let position = (session.cursor(), session.steps().len());
+        if turn.is_none_or(|(shown, _)| shown != position) {
+            turn = Some((position, Instant::now()));
+        }
+        let thinking = turn.map_or(Duration::ZERO, |(_, since)| since.elapsed());
         if game.outcome().is_some() {
             // The result line says it; a board that states it as well would say it twice.
             let board = game.to_string();
@@ -1026,8 +1034,13 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
             last_mover = Some(mover);
             continue;
         }
+        let clock = human_clock(mover);
         if !quiet {
-            write!(std::io::stdout(), "{} to move> ", G::side_name(mover))?;
+            let left = clock.map_or_else(String::new, |limit| {
+                let reading = session.clock_reading(mover).after(thinking);
+                format!(" ({})", clock_text(reading.left(limit)))
+            });
+            write!(std::io::stdout(), "{} to move{left}> ", G::side_name(mover))?;
             std::io::stdout().flush()?;
         }
         let mut bytes = Vec::new();
@@ -1075,10 +1088,33 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
                 }
             }
             text => match game.parse_move(text) {
-                Ok(mv) => match session.play(mv, None) {
-                    Ok(()) => last_mover = Some(mover),
-                    Err(e) => refuse(e.to_string())?,
-                },
+                Ok(mv) => {
+                    let played = match clock {
+                        Some(limit) => {
+                            let spent = turn.map_or(Duration::ZERO, |(_, since)| since.elapsed());
+                            let reading = session.clock_reading(mover).after(spent);
+                            if reading.left(limit).is_zero() {
+                                let winner = mover.other();
+                                writeln!(
+                                    std::io::stdout(),
+                                    "result: {} ({winner} player) wins: {} ran out of its match \
+                                     time ({} ms of {} ms)",
+                                    G::side_name(winner),
+                                    G::side_name(mover),
+                                    reading.used.as_millis(),
+                                    limit.as_millis()
+                                )?;
+                                return Ok(());
+                            }
+                            session.play_timed(mv, None, spent)
+                        }
+                        None => session.play(mv, None),
+                    };
+                    match played {
+                        Ok(()) => last_mover = Some(mover),
+                        Err(e) => refuse(e.to_string())?,
+                    }
+                }
                 Err(e) => refuse(e.to_string())?,
             },
         }

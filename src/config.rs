@@ -204,6 +204,15 @@ impl SideConfig {
             .resolved(options.default_depth(), options.candidates())
     }
 
+    /// The match clock this side plays on: `match_ms` for a human (it runs while the human
+    /// thinks) and a brain, the full engine's for an engine ([`EngineSettings::match_clock`]).
+    pub fn clock(&self) -> Option<std::time::Duration> {
+        match self.kind {
+            PlayerKind::Human | PlayerKind::Brain => self.engine.match_time,
+            PlayerKind::Engine => self.engine.match_clock(),
+        }
+    }
+
     /// Refuses out-of-range values; `key` (`players.first`) prefixes the field in messages.
     pub fn validate(&self, source: &str, key: &str) -> Result<(), ConfigError> {
         self.engine

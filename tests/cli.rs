@@ -220,6 +220,43 @@ fn play_text_mode_plays_at_the_prompt() {
     assert!(text.contains("hint:"), "{text}");
 }
 
+// A human on a match clock at the prompt: the prompt shows the time left, and a move that
+// comes after the clock ran out loses the game on time.
+#[test]
+fn play_text_mode_keeps_a_humans_match_clock() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gametree"))
+        .args(["play", "tictactoe", "--text", "--human", "both"])
+        .args(["--match-ms", "200"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    // X answers at once; O only after a second, on a clock of 200 ms.
+    input.write_all(b"b2\n").unwrap();
+    input.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    input.write_all(b"a1\nc3\n").unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("X to move (0.2 s left)> "), "{text}");
+    assert!(text.contains("O to move (0.2 s left)> "), "{text}");
+    assert!(
+        text.contains("result: X (first player) wins: O ran out of its match time ("),
+        "{text}"
+    );
+    let last = text.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.contains("> result: "),
+        "the game ended on time: {text}"
+    );
+}
+
 #[test]
 fn bad_input_is_refused_with_a_clear_message() {
     assert!(refused(&["solve", "chess"]).contains("unknown game `chess`"));

@@ -116,13 +116,14 @@ impl ClockReading {
 }
 
 /// Time left on a match clock as a player reads it: `41.2 s left` under a minute, `3:05
-/// left` from a minute on.
+/// left` from a minute on; rounded up, as a countdown is, so a fresh clock reads its whole
+/// time and `0.0 s left` means it has run out.
 pub fn clock_text(left: Duration) -> String {
-    let tenths = left.as_millis() / 100;
+    let tenths = left.as_millis().div_ceil(100);
     if tenths < 600 {
         format!("{}.{} s left", tenths / 10, tenths % 10)
     } else {
-        let seconds = tenths / 10;
+        let seconds = left.as_millis().div_ceil(1000);
         format!("{}:{:02} left", seconds / 60, seconds % 60)
     }
 }
@@ -334,10 +335,14 @@ mod tests {
     #[test]
     fn clock_text_reads_as_a_clock() {
         let ms = Duration::from_millis;
-        assert_eq!(clock_text(ms(41_290)), "41.2 s left");
-        assert_eq!(clock_text(ms(59_999)), "59.9 s left");
+        assert_eq!(clock_text(ms(41_200)), "41.2 s left");
+        assert_eq!(clock_text(ms(41_290)), "41.3 s left");
+        assert_eq!(clock_text(ms(59_900)), "59.9 s left");
+        assert_eq!(clock_text(ms(59_901)), "1:00 left");
         assert_eq!(clock_text(ms(60_000)), "1:00 left");
-        assert_eq!(clock_text(ms(185_400)), "3:05 left");
+        assert_eq!(clock_text(ms(185_000)), "3:05 left");
+        assert_eq!(clock_text(ms(185_400)), "3:06 left");
+        assert_eq!(clock_text(ms(1)), "0.1 s left");
         assert_eq!(clock_text(Duration::ZERO), "0.0 s left");
         assert_eq!(match_time_text(ms(60_000)), "1 min");
         assert_eq!(match_time_text(ms(90_000)), "90 s");

@@ -654,8 +654,9 @@ pub const FIELDS: &[Field] = &[
     },
     Field {
         key: "match_ms",
-        about: "time for all of a side's moves in one game in milliseconds, full engine or \
-                brain (a match clock; 0 = none)",
+        about: "time for all of a side's moves in one game in milliseconds (a match clock; \
+                0 = none): the full engine plans its moves from it, a brain is told it, and a \
+                human's runs while the human thinks",
         value_name: "MS",
         label: "Match time",
         full_only: true,

@@ -15,7 +15,7 @@ use ratatui::layout::{Position, Rect, Size};
 use super::action::{Action, Dir, Pane, TreeAction};
 use super::boards::{BoardView, HasBoard};
 use super::driver::{Arrival, EngineDriver, Pending, format_line};
-use super::event::Event;
+use super::event::{Event, TICK_MS};
 use super::keymap::{self, KeyContext, Situation};
 use super::layout::{self, Areas};
 use super::panes::board::BoardPane;
@@ -94,6 +94,20 @@ pub struct App<G: HasBoard> {
     /// The cursor was last moved by undo/redo: a move played there drops the taken-back
     /// moves without asking, as an editor drops its redo list.
     takeback: bool,
+    /// When the position on screen appeared: a human on a match clock is charged the
+    /// ticks since, for the move it plays there.
+    turn: TurnStart,
+    /// The side that lost on time in the position on screen (a human whose clock ran out
+    /// while thinking, an engine whose search did), until the position changes: an undo
+    /// gives the time back, `n` starts again.
+    pub lost_on_time: Option<Player>,
+}
+
+/// The position on screen (cursor, moves, hash) and the tick it appeared at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TurnStart {
+    position: (usize, usize, u64),
+    tick: u64,
 }
 
 impl<G: HasBoard> App<G> {
@@ -119,7 +133,13 @@ impl<G: HasBoard> App<G> {
             trees: TreeBrowser::default(),
             ui: config.ui.clone(),
             takeback: false,
+            turn: TurnStart {
+                position: (0, 0, 0),
+                tick: 0,
+            },
+            lost_on_time: None,
         };
+        app.turn.position = app.position_key();
         app.follow_log();
         app
     }
@@ -146,9 +166,80 @@ impl<G: HasBoard> App<G> {
         !self.is_human(Player::First) && !self.is_human(Player::Second)
     }
 
-    /// True while something moves on screen without input (spinner, engine pace).
+    /// True while something moves on screen without input (spinner, engine pace, a
+    /// human's clock).
     pub fn is_animating(&self) -> bool {
-        self.engine.is_animating()
+        self.engine.is_animating() || self.human_thinking().is_some()
+    }
+
+    /// What identifies the position on screen for the clocks.
+    fn position_key(&self) -> (usize, usize, u64) {
+        (
+            self.session.cursor(),
+            self.session.steps().len(),
+            self.session.current().hash(),
+        )
+    }
+
+    /// The human to move, when a match clock runs for it, and how long it has been
+    /// thinking in the position on screen.
+    pub fn human_thinking(&self) -> Option<(Player, Duration)> {
+        let game = self.session.current();
+        let side = game.to_move();
+        if game.outcome().is_some() || self.lost_on_time.is_some() || !self.is_human(side) {
+            return None;
+        }
+        self.players.side(side).clock()?;
+        let ticks = if self.turn.position == self.position_key() {
+            self.view.tick.saturating_sub(self.turn.tick)
+        } else {
+            0
+        };
+        Some((side, Duration::from_millis(ticks * TICK_MS)))
+    }
+
+    /// The time left on each side's match clock in the position on screen (`None`: no
+    /// clock), the human's thinking so far taken off.
+    pub fn clocks_left(&self) -> [Option<Duration>; 2] {
+        let thinking = self.human_thinking();
+        [Player::First, Player::Second].map(|side| {
+            let limit = self.players.side(side).clock()?;
+            let reading = self.session.clock_reading(side);
+            let running = thinking.filter(|&(s, _)| s == side).map(|(_, t)| t);
+            Some(reading.after(running.unwrap_or_default()).left(limit))
+        })
+    }
+
+    /// After every event: a new position on screen starts a new turn on the clock, and a
+    /// loss on time is for the position it happened in.
+    fn follow_turn(&mut self) {
+        let position = self.position_key();
+        if position != self.turn.position {
+            self.turn = TurnStart {
+                position,
+                tick: self.view.tick,
+            };
+            self.lost_on_time = None;
+        }
+    }
+
+    /// On a tick: the human to move whose clock has run out loses on time.
+    fn check_human_clock(&mut self) {
+        let Some((side, thinking)) = self.human_thinking() else {
+            return;
+        };
+        let Some(limit) = self.players.side(side).clock() else {
+            return;
+        };
+        if self.session.clock_reading(side).after(thinking).left(limit) > Duration::ZERO {
+            return;
+        }
+        self.lost_on_time = Some(side);
+        self.set_error(format!(
+            "{} loses on time: its {} ran out. u takes moves back, with their time",
+            G::side_name(side),
+            crate::engine::clock::match_time_text(limit)
+        ));
     }
 
     /// The board's smallest size for the position shown.
@@ -195,11 +286,7 @@ impl<G: HasBoard> App<G> {
             position: self.session.current(),
             tick: self.view.tick,
             engine_to_move: self.engines_only() || !self.is_human(self.session.current().to_move()),
-            clocks: [Player::First, Player::Second].map(|side| {
-                self.settings[side.index()]
-                    .match_clock()
-                    .map(|limit| self.session.clock_reading(side).left(limit))
-            }),
+            clocks: self.clocks_left(),
             focus: self.view.focus,
             scroll: self.view.engine_scroll,
             theme: &self.theme,
@@ -229,6 +316,8 @@ impl<G: HasBoard> App<G> {
             pending: self.engine.pending,
             paused: self.engine.paused,
             tick: self.view.tick,
+            clocks: self.clocks_left(),
+            lost_on_time: self.lost_on_time,
             message: self.view.message.as_ref(),
             situation: self.situation(),
             theme: &self.theme,
@@ -242,7 +331,7 @@ impl<G: HasBoard> App<G> {
             keys: self.key_context(),
             searching: self.engine.searching(),
             paused: self.engine.paused,
-            game_over: game.outcome().is_some(),
+            game_over: game.outcome().is_some() || self.lost_on_time.is_some(),
             human_to_move: self.is_human(game.to_move()),
             at_end: self.session.at_end(),
             after_start: self.session.cursor() > 0,
@@ -311,6 +400,7 @@ impl<G: HasBoard> App<G> {
         if self.view.focus == Pane::Tree {
             self.engine.tree_pane_used();
         }
+        self.follow_turn();
         fx
     }
 
@@ -561,7 +651,7 @@ impl<G: HasBoard> App<G> {
 
     fn play_cursor(&mut self, fx: &mut Vec<Effect<G>>) {
         let game = self.session.current();
-        if game.outcome().is_some() {
+        if game.outcome().is_some() || self.lost_on_time.is_some() {
             self.set_error("The game is over: n starts a new one, u takes back moves");
             return;
         }
@@ -587,9 +677,19 @@ impl<G: HasBoard> App<G> {
     }
 
     fn commit_human(&mut self, mv: G::Move, fx: &mut Vec<Effect<G>>) {
+        if self.lost_on_time.is_some() {
+            self.set_error("The game is over: n starts a new one, u takes back moves");
+            return;
+        }
+        // On a match clock the move is charged the time since its position appeared.
+        let spent = self.human_thinking().map(|(_, thinking)| thinking);
         self.cancel(fx);
         self.engine.take_held();
-        match self.session.play(mv, None) {
+        let played = match spent {
+            Some(spent) => self.session.play_timed(mv, None, spent),
+            None => self.session.play(mv, None),
+        };
+        match played {
             Ok(()) => {
                 self.view.message = None;
                 self.after_move();
@@ -785,6 +885,12 @@ impl<G: HasBoard> App<G> {
         self.trees = TreeBrowser::default();
         self.view.cursor = self.board.home(self.session.current());
         self.view.log_offset = 0;
+        // A new turn even when the position is the same (no move had been played).
+        self.turn = TurnStart {
+            position: self.position_key(),
+            tick: self.view.tick,
+        };
+        self.lost_on_time = None;
         self.set_info("New game");
         self.maybe_engine(fx);
     }
@@ -803,7 +909,7 @@ impl<G: HasBoard> App<G> {
             return;
         }
         let game = self.session.current();
-        if game.outcome().is_some() {
+        if game.outcome().is_some() || self.lost_on_time.is_some() {
             self.engine.set_step_once(false);
             return;
         }
@@ -844,6 +950,7 @@ impl<G: HasBoard> App<G> {
 
     fn tick(&mut self, fx: &mut Vec<Effect<G>>) {
         self.view.tick += 1;
+        self.check_human_clock();
         if self
             .view
             .message
@@ -889,6 +996,8 @@ impl<G: HasBoard> App<G> {
                 let again = if self.engine.brain_names[side.index()].is_some() {
                     "p lets the brain try again"
                 } else {
+                    // The engine forfeits only on time: the game is over in this position.
+                    self.lost_on_time = Some(side);
                     "u takes moves back, with their time"
                 };
                 self.set_error(format!(

@@ -193,7 +193,7 @@ const SETUP_HELP: &str = "Keys: ↑↓ (or j k, Tab) choose a row · ←→ (h l
     the side on per-side rows · Space change · type to edit numbers and the file name · Enter \
     start (on Load file: load it) · q quit · Ctrl-c quit now. Mouse: click a label to select \
     its row, click ◀ or ▶ to step the value, click a value to change it. A human side's engine \
-    settings are used only for hints (H) and the search tree (t).";
+    settings are used only for hints (H) and the search tree (t); its match time is its clock.";
 
 fn evaluators(kind: GameKind) -> Vec<&'static str> {
     crate::with_game!(kind, G => {
@@ -351,11 +351,14 @@ impl SetupState {
                     };
                     if let Some(who) = human {
                         let text = if first && second {
-                            format!("({who} used only for hints (H) and the search tree (t))")
+                            format!(
+                                "({who} used only for hints (H) and the search tree (t); match \
+                                 time is a clock)"
+                            )
                         } else {
                             format!(
-                                "({who} is yours: its settings are used only for hints (H) and \
-                                 the search tree (t))"
+                                "({who} is yours: its settings are used for hints (H) and the \
+                                 search tree (t); its match time is your clock)"
                             )
                         };
                         lines.extend(
@@ -406,7 +409,8 @@ impl SetupState {
     }
 
     /// False for a per-side setting that the side ignores: the time limits outside the
-    /// full engine (a brain takes them whatever the algorithm), a match clock for a human.
+    /// full engine (a brain takes them whatever the algorithm, and a human's match clock
+    /// runs while it thinks).
     pub fn applies(&self, row: Row, side: Player) -> bool {
         let player = self.config.players.side(side);
         if row == Row::Brain {
@@ -414,22 +418,12 @@ impl SetupState {
         }
         let key = row.field().map(|f| f.key);
         if key == Some(MATCH_KEY) && player.kind == PlayerKind::Human {
-            return false;
+            return true;
         }
         if matches!(key, Some("time_ms" | MATCH_KEY)) && player.kind == PlayerKind::Brain {
             return true;
         }
         !(row.field().is_some_and(|f| f.full_only) && player.engine.algorithm != Algorithm::Full)
-    }
-
-    /// What a row that does not apply shows.
-    fn not_applying(&self, row: Row, side: Player) -> String {
-        let human = self.config.players.side(side).kind == PlayerKind::Human;
-        if human && row.field().is_some_and(|f| f.key == MATCH_KEY) {
-            "- (you: no clock)".to_string()
-        } else {
-            "- (full engine only)".to_string()
-        }
     }
 
     /// The label of a row.
@@ -482,7 +476,7 @@ impl SetupState {
                     "none (the engine)".to_string()
                 }
             }
-            Row::Engine(_) if !self.applies(row, side) => self.not_applying(row, side),
+            Row::Engine(_) if !self.applies(row, side) => "- (full engine only)".to_string(),
             Row::Engine(_) => row
                 .field()
                 .map_or_else(String::new, |f| self.engine_value(f, s)),
@@ -680,14 +674,6 @@ impl SetupState {
         if row == Row::Brain {
             self.error = Some(
                 "you play this side: a brain can play a side the engine would (see You play)"
-                    .to_string(),
-            );
-            return;
-        }
-        if row.field().is_some_and(|f| f.key == MATCH_KEY) && self.side().kind == PlayerKind::Human
-        {
-            self.error = Some(
-                "you play this side: a match clock is for an engine or a brain (see You play)"
                     .to_string(),
             );
             return;

@@ -330,3 +330,73 @@ fn flat(text: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+// A human on a match clock: it runs while the human thinks (the status bar counts down),
+// the move is charged its time, the clock stands while the engine thinks, running out loses
+// the game on time, and an undo gives the time back.
+#[test]
+fn a_humans_match_clock_runs_while_it_thinks_and_loses_on_time() {
+    use gametree::engine::Player;
+    let mut config = config(true, false);
+    config.players.first.engine.match_time = Some(Duration::from_secs(2));
+    let mut app = new_app::<TicTacToe>(&config);
+    let status = |app: &mut App<TicTacToe>| {
+        let text = screen(&render(app, 80, 24));
+        text.lines().rev().nth(1).unwrap_or_default().to_string()
+    };
+    assert!(status(&mut app).contains("X to move (you) · clock 2.0 s left"));
+    feed(&mut app, vec![Event::Tick; 5]);
+    let text = status(&mut app);
+    assert!(
+        text.contains("X to move (you) · clock 1.5 s left"),
+        "{text}"
+    );
+    // Enter plays the cursor's cell: the move took five ticks of 100 ms.
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    assert_eq!(
+        app.session.steps()[0].spent,
+        Some(Duration::from_millis(500))
+    );
+    let id = search_id(&fx, Purpose::Move);
+    // The engine thinks for 3 s: the human's clock stands.
+    feed(&mut app, vec![Event::Tick; 30]);
+    let text = status(&mut app);
+    assert!(text.contains("O to move (engine) · X 1.5 s left"), "{text}");
+    assert_eq!(
+        app.clocks_left()[Player::First.index()],
+        Some(Duration::from_millis(1_500))
+    );
+    feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
+    assert_eq!(notations(&app), ["b2", "a1"]);
+    // The human's turn again: its clock counts from the engine's move.
+    feed(&mut app, vec![Event::Tick; 14]);
+    assert_eq!(app.lost_on_time, None);
+    let text = status(&mut app);
+    assert!(text.contains("clock 0.1 s left"), "{text}");
+    feed(&mut app, vec![Event::Tick]);
+    assert_eq!(app.lost_on_time, Some(Player::First));
+    let text = status(&mut app);
+    assert!(
+        text.contains("O (engine) wins on time: X's clock ran out"),
+        "{text}"
+    );
+    // No more moves in a game lost on time, nor engine searches.
+    let fx = feed(&mut app, vec![key(KeyCode::Right), key(KeyCode::Enter)]);
+    assert!(fx.is_empty(), "{fx:?}");
+    assert_eq!(notations(&app).len(), 2);
+    // An undo takes back the turn, and its time with it.
+    feed(&mut app, vec![ch('u')]);
+    assert_eq!(app.session.cursor(), 0);
+    assert_eq!(app.lost_on_time, None);
+    let text = status(&mut app);
+    assert!(
+        text.contains("X to move (you) · clock 2.0 s left"),
+        "{text}"
+    );
+    // A new game starts the clock afresh even where no move had been played.
+    feed(&mut app, vec![Event::Tick; 8]);
+    assert!(status(&mut app).contains("clock 1.2 s left"));
+    feed(&mut app, vec![ch('n'), ch('y')]);
+    let text = status(&mut app);
+    assert!(text.contains("clock 2.0 s left"), "{text}");
+}

@@ -118,7 +118,7 @@ fn setup_refuses_out_of_range_values_inline_with_the_range() {
     assert!(state.error.clone().unwrap().contains("whole number"));
     press(&mut state, &[KeyCode::Esc]);
     assert_eq!(state.editing, None);
-    // The match clock: a minute for the engine's whole game; none for the human's side.
+    // The match clock: a minute for the engine's whole game.
     select(&mut state, Row::engine("match_ms"));
     assert!(render_setup(&state).contains("Match time"));
     assert!(render_setup(&state).contains("0 (no clock)"));
@@ -131,18 +131,17 @@ fn setup_refuses_out_of_range_values_inline_with_the_range() {
     );
     let text = render_setup(&state);
     assert!(text.contains("60000 ms (1 min)"), "{text}");
+    // The human's side has a clock too: it runs while the human thinks.
     state.column = Player::First;
-    assert!(render_setup(&state).contains("- (you: no clock)"));
-    press(&mut state, &typed("5"));
-    assert_eq!(state.editing, None);
-    assert!(
-        state
-            .error
-            .clone()
-            .unwrap()
-            .contains("match clock is for an engine")
+    press(&mut state, &typed("90000"));
+    press(&mut state, &[KeyCode::Enter]);
+    assert_eq!(state.error, None);
+    assert_eq!(
+        state.config.players.first.engine.match_time,
+        Some(std::time::Duration::from_secs(90))
     );
-    state.error = None;
+    let text = render_setup(&state);
+    assert!(text.contains("90000 ms (90 s)"), "{text}");
     state.column = Player::Second;
     // A game option outside its range.
     select(&mut state, Row::Option(0));

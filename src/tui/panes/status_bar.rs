@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{seconds, spinner};
+use crate::engine::clock::clock_text;
 use crate::engine::{Outcome, Player, Scoring};
 use crate::games::Playable;
 use crate::session::Session;
@@ -32,6 +33,11 @@ pub struct StatusBar<'a, G: Playable> {
     pub paused: bool,
     /// The clock, in ticks.
     pub tick: u64,
+    /// The time left on each side's match clock (`None`: no clock), a human's thinking so
+    /// far taken off.
+    pub clocks: [Option<std::time::Duration>; 2],
+    /// The side that lost on time in the position shown.
+    pub lost_on_time: Option<Player>,
     /// The status message.
     pub message: Option<&'a Message>,
     /// What decides the key hints.
@@ -53,16 +59,28 @@ impl<G: Playable> StatusBar<'_, G> {
     pub fn state_text(&self) -> String {
         let session = self.session;
         let game = session.current();
+        let who_won = |winner: Player| {
+            if self.is_human(winner) && !self.engines_only() {
+                " (you)"
+            } else if self.engines_only() || self.is_human(winner.other()) {
+                " (engine)"
+            } else {
+                ""
+            }
+        };
         let mut text = match game.outcome() {
+            None if let Some(loser) = self.lost_on_time => {
+                let winner = loser.other();
+                format!(
+                    "{}{} wins on time: {}'s clock ran out",
+                    G::side_name(winner),
+                    who_won(winner),
+                    G::side_name(loser)
+                )
+            }
             Some(Outcome::Win { winner, margin }) => {
                 let name = G::side_name(winner);
-                let who = if self.is_human(winner) && !self.engines_only() {
-                    " (you)"
-                } else if self.engines_only() || self.is_human(winner.other()) {
-                    " (engine)"
-                } else {
-                    ""
-                };
+                let who = who_won(winner);
                 if G::SCORING == Scoring::Margin {
                     format!("{name}{who} wins by {margin}")
                 } else {
@@ -81,11 +99,21 @@ impl<G: Playable> StatusBar<'_, G> {
                 };
                 // The move shown last earned the mover another one (Kalah's store, a box).
                 let again = session.last_step().is_some_and(|s| s.mover == side);
-                if again {
+                let mut text = if again {
                     format!("{} to move again ({who}): extra turn", G::side_name(side))
                 } else {
                     format!("{} to move ({who})", G::side_name(side))
+                };
+                // A human's clock shows here (an engine's in the engine pane): running for
+                // the side to move, standing for the other.
+                if let Some(left) = self.clocks[side.index()].filter(|_| self.is_human(side)) {
+                    let _ = write!(text, " · clock {}", clock_text(left));
                 }
+                let other = side.other();
+                if let Some(left) = self.clocks[other.index()].filter(|_| self.is_human(other)) {
+                    let _ = write!(text, " · {} {}", G::side_name(other), clock_text(left));
+                }
+                text
             }
         };
         if !session.at_end() {
