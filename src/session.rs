@@ -31,7 +31,8 @@ pub struct Step<G: Game> {
     pub value: Option<i32>,
     /// The position after the move.
     pub after: G,
-    /// The time the move took, where a player's clock ran for it (engine and brain moves).
+    /// The time the move took, where a player's clock ran for it (engine and brain moves,
+    /// and a human's on a match clock).
     pub spent: Option<Duration>,
 }
 
@@ -109,15 +110,19 @@ impl<G: Playable> Session<G> {
     /// Where `side` stands on its match clock at the cursor: the moves played so far, and
     /// the time its own moves up to here took (a move taken back gives its time back).
     pub fn clock_reading(&self, side: Player) -> ClockReading {
-        let used = self.steps[..self.cursor.min(self.steps.len())]
+        self.clock_reading_at(side, self.cursor)
+    }
+
+    /// Where `side` stands on its match clock after the first `plies` moves (a saved game's
+    /// times are summed without overflow, however large).
+    pub fn clock_reading_at(&self, side: Player, plies: usize) -> ClockReading {
+        let plies = plies.min(self.steps.len());
+        let used = self.steps[..plies]
             .iter()
             .filter(|step| step.mover == side)
             .filter_map(|step| step.spent)
-            .sum();
-        ClockReading {
-            ply: self.cursor,
-            used,
-        }
+            .fold(Duration::ZERO, Duration::saturating_add);
+        ClockReading { ply: plies, used }
     }
 
     fn play_spent(
@@ -312,7 +317,8 @@ pub struct SavedStep {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<i32>,
     /// The time the move took in milliseconds, where a player's clock ran for it (engine
-    /// and brain moves): a resumed game's match clocks go on from where they stood.
+    /// and brain moves, and a human's on a match clock): a resumed game's match clocks go on
+    /// from where they stood.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ms: Option<u64>,
 }
@@ -662,6 +668,25 @@ mod tests {
             parse_saved::<TicTacToe>(&text(&|g| g.game = GameKind::Kalah), "t"),
             Err(SaveError::WrongGame { .. })
         ));
+    }
+
+    // A save's times are summed without overflow, however large.
+    #[test]
+    fn huge_saved_times_do_not_overflow_the_clock() {
+        let players = Config::builtin().unwrap().players;
+        let mut saved = session("a1 b2 c3").to_saved(&players);
+        for step in &mut saved.moves {
+            step.ms = Some(u64::MAX);
+        }
+        let text = serde_json::to_string(&saved).unwrap();
+        let (loaded, _) = parse_saved::<TicTacToe>(&text, "t").unwrap();
+        let reading = loaded.clock_reading(Player::First);
+        assert_eq!(reading.used, Duration::from_millis(u64::MAX) * 2);
+        assert_eq!(reading.after(Duration::MAX).used, Duration::MAX);
+        let limit = Duration::from_secs(60);
+        assert!(reading.over(limit));
+        assert_eq!(reading.left(limit), Duration::ZERO);
+        assert!(reading.time_left_ms(limit) < 0, "over, not wrapped round");
     }
 
     fn scratch_dir(name: &str) -> std::path::PathBuf {

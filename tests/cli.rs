@@ -235,15 +235,23 @@ fn play_text_mode_keeps_a_humans_match_clock() {
         .spawn()
         .unwrap();
     let mut input = child.stdin.take().unwrap();
-    // X answers at once; O only after a second, on a clock of 200 ms.
+    let mut output = child.stdout.take().unwrap();
+    // X answers at once; O only half a second after its prompt, on a clock of 200 ms.
     input.write_all(b"b2\n").unwrap();
     input.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(1));
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("O to move") {
+        let n = std::io::Read::read(&mut output, &mut chunk).unwrap();
+        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
     input.write_all(b"a1\nc3\n").unwrap();
     drop(input);
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    std::io::Read::read_to_end(&mut output, &mut seen).unwrap();
+    assert!(child.wait().unwrap().success());
+    let text = String::from_utf8(seen).unwrap();
     assert!(text.contains("X to move (0.2 s left)> "), "{text}");
     assert!(text.contains("O to move (0.2 s left)> "), "{text}");
     assert!(

@@ -80,7 +80,7 @@ impl ClockReading {
     #[must_use]
     pub fn after(self, spent: Duration) -> Self {
         Self {
-            used: self.used + spent,
+            used: self.used.saturating_add(spent),
             ..self
         }
     }
@@ -88,8 +88,10 @@ impl ClockReading {
     /// What is left of the match time `limit` in ms as the Gomocup protocol's `time_left`
     /// says it: negative once over.
     pub fn time_left_ms(&self, limit: Duration) -> i64 {
-        let left = limit.as_millis() as i64 - self.used.as_millis() as i64;
-        left.max(-UNLIMITED_TIME_LEFT)
+        let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        ms(limit)
+            .saturating_sub(ms(self.used))
+            .max(-UNLIMITED_TIME_LEFT)
     }
 
     /// What is left of the match time `limit` (nothing once it is used up).

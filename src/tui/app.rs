@@ -94,20 +94,13 @@ pub struct App<G: HasBoard> {
     /// The cursor was last moved by undo/redo: a move played there drops the taken-back
     /// moves without asking, as an editor drops its redo list.
     takeback: bool,
-    /// When the position on screen appeared: a human on a match clock is charged the
-    /// ticks since, for the move it plays there.
-    turn: TurnStart,
-    /// The side that lost on time in the position on screen (a human whose clock ran out
-    /// while thinking, an engine whose search did), until the position changes: an undo
-    /// gives the time back, `n` starts again.
+    /// The tick the turn under way began at (the last move, undo or new game): a human on
+    /// a match clock is charged the ticks since for its move. Browsing the history does not
+    /// stop it.
+    turn_started: u64,
+    /// The side that lost on time (a human whose clock ran out while thinking, an engine
+    /// whose search did), until a move is taken back (with its time) or a new game starts.
     pub lost_on_time: Option<Player>,
-}
-
-/// The position on screen (cursor, moves, hash) and the tick it appeared at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct TurnStart {
-    position: (usize, usize, u64),
-    tick: u64,
 }
 
 impl<G: HasBoard> App<G> {
@@ -133,13 +126,9 @@ impl<G: HasBoard> App<G> {
             trees: TreeBrowser::default(),
             ui: config.ui.clone(),
             takeback: false,
-            turn: TurnStart {
-                position: (0, 0, 0),
-                tick: 0,
-            },
+            turn_started: 0,
             lost_on_time: None,
         };
-        app.turn.position = app.position_key();
         app.follow_log();
         app
     }
@@ -172,55 +161,53 @@ impl<G: HasBoard> App<G> {
         self.engine.is_animating() || self.human_thinking().is_some()
     }
 
-    /// What identifies the position on screen for the clocks.
-    fn position_key(&self) -> (usize, usize, u64) {
-        (
-            self.session.cursor(),
-            self.session.steps().len(),
-            self.session.current().hash(),
-        )
+    /// True when the position on screen is where play goes on: the end of the moves, or
+    /// where an undo left the game (not a position of the history being browsed).
+    fn is_live(&self) -> bool {
+        self.session.at_end() || self.takeback
     }
 
-    /// The human to move, when a match clock runs for it, and how long it has been
-    /// thinking in the position on screen.
+    /// Where play goes on: the position on screen when it is live, else (browsing the
+    /// history) the end of the moves; with the number of moves that led to it.
+    fn live(&self) -> (usize, &G) {
+        if self.is_live() {
+            return (self.session.cursor(), self.session.current());
+        }
+        let steps = self.session.steps();
+        let end = steps.last().map_or(self.session.initial(), |s| &s.after);
+        (steps.len(), end)
+    }
+
+    /// The human to move where play goes on, when a match clock runs for it, and how long
+    /// it has been thinking there.
     pub fn human_thinking(&self) -> Option<(Player, Duration)> {
-        let game = self.session.current();
+        let (_, game) = self.live();
         let side = game.to_move();
         if game.outcome().is_some() || self.lost_on_time.is_some() || !self.is_human(side) {
             return None;
         }
         self.players.side(side).clock()?;
-        let ticks = if self.turn.position == self.position_key() {
-            self.view.tick.saturating_sub(self.turn.tick)
-        } else {
-            0
-        };
-        Some((side, Duration::from_millis(ticks * TICK_MS)))
+        let ticks = self.view.tick.saturating_sub(self.turn_started);
+        Some((side, Duration::from_millis(ticks.saturating_mul(TICK_MS))))
     }
 
-    /// The time left on each side's match clock in the position on screen (`None`: no
-    /// clock), the human's thinking so far taken off.
+    /// The time left on each side's match clock where play goes on (`None`: no clock), a
+    /// human's thinking so far taken off; `None` for both while the history is browsed.
     pub fn clocks_left(&self) -> [Option<Duration>; 2] {
         let thinking = self.human_thinking();
+        let live = self.is_live();
         [Player::First, Player::Second].map(|side| {
-            let limit = self.players.side(side).clock()?;
+            let limit = self.players.side(side).clock().filter(|_| live)?;
             let reading = self.session.clock_reading(side);
             let running = thinking.filter(|&(s, _)| s == side).map(|(_, t)| t);
             Some(reading.after(running.unwrap_or_default()).left(limit))
         })
     }
 
-    /// After every event: a new position on screen starts a new turn on the clock, and a
-    /// loss on time is for the position it happened in.
-    fn follow_turn(&mut self) {
-        let position = self.position_key();
-        if position != self.turn.position {
-            self.turn = TurnStart {
-                position,
-                tick: self.view.tick,
-            };
-            self.lost_on_time = None;
-        }
+    /// A new turn on the clock (a move, an undo, a new game): a loss on time is over.
+    fn restart_turn(&mut self) {
+        self.turn_started = self.view.tick;
+        self.lost_on_time = None;
     }
 
     /// On a tick: the human to move whose clock has run out loses on time.
@@ -231,7 +218,9 @@ impl<G: HasBoard> App<G> {
         let Some(limit) = self.players.side(side).clock() else {
             return;
         };
-        if self.session.clock_reading(side).after(thinking).left(limit) > Duration::ZERO {
+        let (plies, _) = self.live();
+        let reading = self.session.clock_reading_at(side, plies);
+        if reading.after(thinking).left(limit) > Duration::ZERO {
             return;
         }
         self.lost_on_time = Some(side);
@@ -317,7 +306,7 @@ impl<G: HasBoard> App<G> {
             paused: self.engine.paused,
             tick: self.view.tick,
             clocks: self.clocks_left(),
-            lost_on_time: self.lost_on_time,
+            lost_on_time: self.lost_on_time.filter(|_| self.is_live()),
             message: self.view.message.as_ref(),
             situation: self.situation(),
             theme: &self.theme,
@@ -400,7 +389,6 @@ impl<G: HasBoard> App<G> {
         if self.view.focus == Pane::Tree {
             self.engine.tree_pane_used();
         }
-        self.follow_turn();
         fx
     }
 
@@ -681,8 +669,12 @@ impl<G: HasBoard> App<G> {
             self.set_error("The game is over: n starts a new one, u takes back moves");
             return;
         }
-        // On a match clock the move is charged the time since its position appeared.
-        let spent = self.human_thinking().map(|(_, thinking)| thinking);
+        // On a match clock the move is charged the time since its turn began (a move played
+        // into the history being browsed branches off it and is charged nothing).
+        let spent = self
+            .human_thinking()
+            .filter(|_| self.is_live())
+            .map(|(_, thinking)| thinking);
         self.cancel(fx);
         self.engine.take_held();
         let played = match spent {
@@ -700,6 +692,7 @@ impl<G: HasBoard> App<G> {
     }
 
     fn after_move(&mut self) {
+        self.restart_turn();
         self.dirty = true;
         self.takeback = false;
         self.engine.hint = None;
@@ -750,6 +743,7 @@ impl<G: HasBoard> App<G> {
         } else {
             self.view.message = None;
             self.takeback = true;
+            self.restart_turn();
         }
         self.follow_log();
         self.fix_cursor();
@@ -860,7 +854,7 @@ impl<G: HasBoard> App<G> {
 
     fn ask_hint(&mut self, fx: &mut Vec<Effect<G>>) {
         let game = self.session.current();
-        if game.outcome().is_some() {
+        if game.outcome().is_some() || self.lost_on_time.is_some() {
             self.set_error("The game is over");
             return;
         }
@@ -885,12 +879,7 @@ impl<G: HasBoard> App<G> {
         self.trees = TreeBrowser::default();
         self.view.cursor = self.board.home(self.session.current());
         self.view.log_offset = 0;
-        // A new turn even when the position is the same (no move had been played).
-        self.turn = TurnStart {
-            position: self.position_key(),
-            tick: self.view.tick,
-        };
-        self.lost_on_time = None;
+        self.restart_turn();
         self.set_info("New game");
         self.maybe_engine(fx);
     }
@@ -993,11 +982,13 @@ impl<G: HasBoard> App<G> {
             }
             Arrival::Forfeit { side, reason } => {
                 self.trees.running = false;
-                let again = if self.engine.brain_names[side.index()].is_some() {
+                let again = if self.players.side(side).kind == PlayerKind::Brain {
                     "p lets the brain try again"
                 } else {
-                    // The engine forfeits only on time: the game is over in this position.
+                    // The engine forfeits only on time: the game is over until a move is
+                    // taken back, and then the engine plays on without a `p`.
                     self.lost_on_time = Some(side);
+                    self.engine.paused = false;
                     "u takes moves back, with their time"
                 };
                 self.set_error(format!(

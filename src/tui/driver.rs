@@ -106,9 +106,10 @@ pub enum Arrival<G: Game> {
     },
     /// The search the app waited for failed (the driver has paused the engine).
     Failed(String),
-    /// The external brain the app waited for forfeits the game (the driver has paused).
+    /// The external brain or engine the app waited for forfeits the game (the driver has
+    /// paused; the app resumes an engine, which forfeits only on time).
     Forfeit {
-        /// The brain's side.
+        /// The forfeiting side.
         side: Player,
         /// Why, in words.
         reason: String,
@@ -151,7 +152,7 @@ pub struct EngineDriver<G: Game> {
     /// The last lines each side's brain printed (`MESSAGE` text; `DEBUG` lines marked),
     /// oldest first, at most [`BRAIN_LINES_KEPT`].
     pub brain_lines: [Vec<String>; 2],
-    /// The side whose brain lost the game by forfeit, and why, once one did.
+    /// The side whose brain or engine lost the game by forfeit, and why, once one did.
     pub forfeit: Option<(Player, String)>,
     tree_used: bool,
     recording: Option<Recording<G>>,

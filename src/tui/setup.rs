@@ -193,7 +193,7 @@ const SETUP_HELP: &str = "Keys: ↑↓ (or j k, Tab) choose a row · ←→ (h l
     the side on per-side rows · Space change · type to edit numbers and the file name · Enter \
     start (on Load file: load it) · q quit · Ctrl-c quit now. Mouse: click a label to select \
     its row, click ◀ or ▶ to step the value, click a value to change it. A human side's engine \
-    settings are used only for hints (H) and the search tree (t); its match time is its clock.";
+    settings are used for hints (H) and the search tree (t); its match time is its clock.";
 
 fn evaluators(kind: GameKind) -> Vec<&'static str> {
     crate::with_game!(kind, G => {
@@ -352,8 +352,8 @@ impl SetupState {
                     if let Some(who) = human {
                         let text = if first && second {
                             format!(
-                                "({who} used only for hints (H) and the search tree (t); match \
-                                 time is a clock)"
+                                "({who} used for hints (H) and the search tree (t); match time \
+                                 is each side's clock)"
                             )
                         } else {
                             format!(

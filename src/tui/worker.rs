@@ -121,10 +121,10 @@ pub enum Report<M> {
         /// The line; `None` only names the brain (sent once its move is in).
         line: Option<BrainLine>,
     },
-    /// An external brain gave no move: it crashed, hung, said `ERROR` or played an illegal
-    /// move, and loses the game.
+    /// An external brain gave no move (it crashed, hung, said `ERROR` or played an illegal
+    /// move), or a side's search took it past its match time: it loses the game.
     Forfeit {
-        /// The search (the brain's move).
+        /// The search (the side's move).
         id: SearchId,
         /// Why, in words.
         reason: String,

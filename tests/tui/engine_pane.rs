@@ -332,25 +332,19 @@ fn flat(text: &str) -> String {
 }
 
 // A human on a match clock: it runs while the human thinks (the status bar counts down),
-// the move is charged its time, the clock stands while the engine thinks, running out loses
-// the game on time, and an undo gives the time back.
+// the move is charged its time, the clock stands while the engine thinks and runs on while
+// the history is browsed, running out loses the game on time, and an undo gives the time
+// back.
 #[test]
 fn a_humans_match_clock_runs_while_it_thinks_and_loses_on_time() {
     use gametree::engine::Player;
     let mut config = config(true, false);
     config.players.first.engine.match_time = Some(Duration::from_secs(2));
     let mut app = new_app::<TicTacToe>(&config);
-    let status = |app: &mut App<TicTacToe>| {
-        let text = screen(&render(app, 80, 24));
-        text.lines().rev().nth(1).unwrap_or_default().to_string()
-    };
-    assert!(status(&mut app).contains("X to move (you) · clock 2.0 s left"));
+    assert!(status(&mut app).contains("X to move (you) · 2.0 s left"));
     feed(&mut app, vec![Event::Tick; 5]);
     let text = status(&mut app);
-    assert!(
-        text.contains("X to move (you) · clock 1.5 s left"),
-        "{text}"
-    );
+    assert!(text.contains("X to move (you) · 1.5 s left"), "{text}");
     // Enter plays the cursor's cell: the move took five ticks of 100 ms.
     let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
     assert_eq!(
@@ -362,17 +356,26 @@ fn a_humans_match_clock_runs_while_it_thinks_and_loses_on_time() {
     feed(&mut app, vec![Event::Tick; 30]);
     let text = status(&mut app);
     assert!(text.contains("O to move (engine) · X 1.5 s left"), "{text}");
-    assert_eq!(
-        app.clocks_left()[Player::First.index()],
-        Some(Duration::from_millis(1_500))
-    );
     feed(&mut app, vec![finished(id, ttt("a1"), 0)]);
     assert_eq!(notations(&app), ["b2", "a1"]);
-    // The human's turn again: its clock counts from the engine's move.
-    feed(&mut app, vec![Event::Tick; 14]);
+    // The human's turn again: its clock counts from the engine's move, and browsing the
+    // history (Home, then End) neither stops it nor starts it again.
+    feed(&mut app, vec![Event::Tick; 5]);
+    feed(&mut app, vec![key(KeyCode::Home)]);
+    let text = status(&mut app);
+    assert!(text.contains("viewing move 0 of 2"), "{text}");
+    assert!(
+        !text.contains(" s left"),
+        "no clock on a past position: {text}"
+    );
+    feed(&mut app, vec![Event::Tick; 5]);
+    feed(&mut app, vec![key(KeyCode::End)]);
+    let text = status(&mut app);
+    assert!(text.contains("X to move (you) · 0.5 s left"), "{text}");
+    feed(&mut app, vec![Event::Tick; 4]);
     assert_eq!(app.lost_on_time, None);
     let text = status(&mut app);
-    assert!(text.contains("clock 0.1 s left"), "{text}");
+    assert!(text.contains("· 0.1 s left"), "{text}");
     feed(&mut app, vec![Event::Tick]);
     assert_eq!(app.lost_on_time, Some(Player::First));
     let text = status(&mut app);
@@ -380,23 +383,70 @@ fn a_humans_match_clock_runs_while_it_thinks_and_loses_on_time() {
         text.contains("O (engine) wins on time: X's clock ran out"),
         "{text}"
     );
-    // No more moves in a game lost on time, nor engine searches.
-    let fx = feed(&mut app, vec![key(KeyCode::Right), key(KeyCode::Enter)]);
+    // No more moves in a game lost on time, nor hints or engine searches; browsing away
+    // and back changes nothing.
+    let fx = feed(
+        &mut app,
+        vec![key(KeyCode::Right), key(KeyCode::Enter), ch('H')],
+    );
     assert!(fx.is_empty(), "{fx:?}");
+    feed(&mut app, vec![key(KeyCode::Home), key(KeyCode::End)]);
+    assert_eq!(app.lost_on_time, Some(Player::First));
     assert_eq!(notations(&app).len(), 2);
     // An undo takes back the turn, and its time with it.
     feed(&mut app, vec![ch('u')]);
     assert_eq!(app.session.cursor(), 0);
     assert_eq!(app.lost_on_time, None);
     let text = status(&mut app);
+    assert!(text.contains("X to move (you) · 2.0 s left"), "{text}");
+}
+
+// A new game starts the human's clock afresh, even where no move had been played.
+#[test]
+fn a_new_game_starts_a_humans_clock_afresh() {
+    let mut config = config(true, false);
+    config.players.first.engine.match_time = Some(Duration::from_secs(2));
+    let mut app = new_app::<TicTacToe>(&config);
+    feed(&mut app, vec![Event::Tick; 8]);
+    assert!(status(&mut app).contains("· 1.2 s left"));
+    feed(&mut app, vec![ch('n')]);
+    let text = status(&mut app);
+    assert!(text.contains("X to move (you) · 2.0 s left"), "{text}");
+}
+
+// An engine that runs out of its match time loses on time: the game stops there, not
+// paused, and an undo lets it play on at once.
+#[test]
+fn an_engine_out_of_time_loses_until_a_move_is_taken_back() {
+    use gametree::engine::Player;
+    let mut config = config(true, false);
+    full_engine(&mut config);
+    config.players.second.engine.match_time = Some(Duration::from_secs(1));
+    let (mut app, id) = engine_thinking(&config);
+    feed(
+        &mut app,
+        vec![Event::Engine(Report::Forfeit {
+            id,
+            reason: "the engine ran out of its match time".to_string(),
+        })],
+    );
+    assert_eq!(app.lost_on_time, Some(Player::Second));
+    let text = status(&mut app);
     assert!(
-        text.contains("X to move (you) · clock 2.0 s left"),
+        text.contains("X (you) wins on time: O's clock ran out"),
         "{text}"
     );
-    // A new game starts the clock afresh even where no move had been played.
-    feed(&mut app, vec![Event::Tick; 8]);
-    assert!(status(&mut app).contains("clock 1.2 s left"));
-    feed(&mut app, vec![ch('n'), ch('y')]);
-    let text = status(&mut app);
-    assert!(text.contains("clock 2.0 s left"), "{text}");
+    assert!(!text.contains("paused"), "{text}");
+    feed(&mut app, vec![ch('u')]);
+    assert_eq!(app.lost_on_time, None);
+    assert_eq!(app.session.cursor(), 0);
+    // The human moves again, and the engine answers without being resumed.
+    let fx = feed(&mut app, vec![key(KeyCode::Enter)]);
+    search_id(&fx, Purpose::Move);
+}
+
+/// The status bar's first row.
+fn status(app: &mut App<TicTacToe>) -> String {
+    let text = screen(&render(app, 80, 24));
+    text.lines().rev().nth(1).unwrap_or_default().to_string()
 }

@@ -36,7 +36,7 @@ pub struct StatusBar<'a, G: Playable> {
     /// The time left on each side's match clock (`None`: no clock), a human's thinking so
     /// far taken off.
     pub clocks: [Option<std::time::Duration>; 2],
-    /// The side that lost on time in the position shown.
+    /// The side that lost on time, when the position shown is where play goes on.
     pub lost_on_time: Option<Player>,
     /// The status message.
     pub message: Option<&'a Message>,
@@ -68,8 +68,9 @@ impl<G: Playable> StatusBar<'_, G> {
                 ""
             }
         };
-        let mut text = match game.outcome() {
-            None if let Some(loser) = self.lost_on_time => {
+        let lost_on_time = self.lost_on_time.filter(|_| game.outcome().is_none());
+        let mut text = match (game.outcome(), lost_on_time) {
+            (None, Some(loser)) => {
                 let winner = loser.other();
                 format!(
                     "{}{} wins on time: {}'s clock ran out",
@@ -78,7 +79,7 @@ impl<G: Playable> StatusBar<'_, G> {
                     G::side_name(loser)
                 )
             }
-            Some(Outcome::Win { winner, margin }) => {
+            (Some(Outcome::Win { winner, margin }), _) => {
                 let name = G::side_name(winner);
                 let who = who_won(winner);
                 if G::SCORING == Scoring::Margin {
@@ -87,8 +88,8 @@ impl<G: Playable> StatusBar<'_, G> {
                     format!("{name}{who} wins")
                 }
             }
-            Some(Outcome::Draw) => "Draw".to_string(),
-            None => {
+            (Some(Outcome::Draw), _) => "Draw".to_string(),
+            (None, None) => {
                 let side = game.to_move();
                 let who = if self.is_human(side) {
                     "you"
@@ -107,7 +108,7 @@ impl<G: Playable> StatusBar<'_, G> {
                 // A human's clock shows here (an engine's in the engine pane): running for
                 // the side to move, standing for the other.
                 if let Some(left) = self.clocks[side.index()].filter(|_| self.is_human(side)) {
-                    let _ = write!(text, " · clock {}", clock_text(left));
+                    let _ = write!(text, " · {}", clock_text(left));
                 }
                 let other = side.other();
                 if let Some(left) = self.clocks[other.index()].filter(|_| self.is_human(other)) {
@@ -138,7 +139,7 @@ impl<G: Playable> StatusBar<'_, G> {
                 spinner(self.tick),
                 seconds(self.tick - p.started)
             );
-        } else if self.paused && game.outcome().is_none() {
+        } else if self.paused && game.outcome().is_none() && lost_on_time.is_none() {
             text.push_str(" · paused");
         }
         text
