@@ -450,3 +450,30 @@ fn status(app: &mut App<TicTacToe>) -> String {
     let text = screen(&render(app, 80, 24));
     text.lines().rev().nth(1).unwrap_or_default().to_string()
 }
+
+// Two humans on clocks: the status bar shows both, and leaves out the standing one where
+// the row is too narrow for it.
+#[test]
+fn two_humans_clocks_share_the_status_bar() {
+    let mut config = config(true, true);
+    config.players.first.engine.match_time = Some(Duration::from_secs(60));
+    config.players.second.engine.match_time = Some(Duration::from_secs(45));
+    let mut app = new_app::<TicTacToe>(&config);
+    let text = status(&mut app);
+    assert!(
+        text.contains("X to move (you) · 1:00 left · O 45.0 s left"),
+        "{text}"
+    );
+    // Both move, O takes its move back and asks for a hint: the row would pass 80 columns.
+    feed(
+        &mut app,
+        vec![key(KeyCode::Enter), key(KeyCode::Enter), ch('u'), ch('H')],
+    );
+    let text = status(&mut app);
+    assert!(
+        text.contains("O to move (you) · 45.0 s left · viewing move 1 of 2 · "),
+        "{text}"
+    );
+    assert!(text.contains("finding a hint"), "{text}");
+    assert!(!text.contains("1:00"), "{text}");
+}

@@ -55,9 +55,12 @@ impl<G: Playable> StatusBar<'_, G> {
         self.humans == [false, false]
     }
 
-    /// The first line's state text.
-    pub fn state_text(&self) -> String {
+    /// The first line's state text, in `width` columns where it can: a human's standing
+    /// clock (the side not to move) is left out when the rest needs the room.
+    pub fn state_text(&self, width: usize) -> String {
         let session = self.session;
+        // Said after the turn when it fits: " · O 3:05 left".
+        let mut standing = None;
         let game = session.current();
         let who_won = |winner: Player| {
             if self.is_human(winner) && !self.engines_only() {
@@ -112,11 +115,12 @@ impl<G: Playable> StatusBar<'_, G> {
                 }
                 let other = side.other();
                 if let Some(left) = self.clocks[other.index()].filter(|_| self.is_human(other)) {
-                    let _ = write!(text, " · {} {}", G::side_name(other), clock_text(left));
+                    standing = Some(format!(" · {} {}", G::side_name(other), clock_text(left)));
                 }
                 text
             }
         };
+        let turn_len = text.chars().count();
         if !session.at_end() {
             let _ = write!(
                 text,
@@ -141,6 +145,15 @@ impl<G: Playable> StatusBar<'_, G> {
             );
         } else if self.paused && game.outcome().is_none() && lost_on_time.is_none() {
             text.push_str(" · paused");
+        }
+        if let Some(standing) = standing
+            && text.chars().count() + standing.chars().count() <= width
+        {
+            let at = text
+                .char_indices()
+                .nth(turn_len)
+                .map_or(text.len(), |(i, _)| i);
+            text.insert_str(at, &standing);
         }
         text
     }
@@ -184,7 +197,7 @@ fn fitting(
 pub fn draw<G: Playable>(frame: &mut Frame, bar: &StatusBar<G>, area: Rect) {
     let theme = bar.theme;
     let width = usize::from(area.width);
-    let state = bar.state_text();
+    let state = bar.state_text(width);
     let mut first = vec![Span::styled(state.clone(), theme.title)];
     let mut second = Vec::new();
     let mut used = 0;
