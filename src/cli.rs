@@ -948,7 +948,6 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
     // Who moved last, to announce a second move in a row (Kalah's and Dots' extra turns).
     let mut last_mover: Option<Player> = None;
     // A human on a match clock is charged the time since its position was first shown.
-    let human_clock = |p: Player| config.players.side(p).clock().filter(|_| is_human(p));
     let mut turn: Option<((usize, usize), Instant)> = None;
     loop {
         let game = session.current().clone();
@@ -1034,7 +1033,7 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
             last_mover = Some(mover);
             continue;
         }
-        let clock = human_clock(mover);
+        let clock = config.players.side(mover).clock();
         if !quiet {
             let left = clock.map_or_else(String::new, |limit| {
                 let reading = session.clock_reading(mover).after(thinking);
@@ -1093,7 +1092,7 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
                         Some(limit) => {
                             let spent = turn.map_or(Duration::ZERO, |(_, since)| since.elapsed());
                             let reading = session.clock_reading(mover).after(spent);
-                            if reading.left(limit).is_zero() {
+                            if reading.run_out(limit) {
                                 let winner = mover.other();
                                 writeln!(
                                     std::io::stdout(),

@@ -99,6 +99,12 @@ impl ClockReading {
         limit.saturating_sub(self.used)
     }
 
+    /// True once the side's moves took all of its match time `limit`: a human's clock, which
+    /// no pipe delays, has run out.
+    pub fn run_out(&self, limit: Duration) -> bool {
+        self.used >= limit
+    }
+
     /// True once the side's moves took its match time `limit` and [`MATCH_GRACE`] more.
     pub fn over(&self, limit: Duration) -> bool {
         self.used >= limit + MATCH_GRACE

@@ -220,7 +220,7 @@ impl<G: HasBoard> App<G> {
         };
         let (plies, _) = self.live();
         let reading = self.session.clock_reading_at(side, plies);
-        if reading.after(thinking).left(limit) > Duration::ZERO {
+        if !reading.after(thinking).run_out(limit) {
             return;
         }
         self.lost_on_time = Some(side);

@@ -120,10 +120,10 @@ impl<G: Playable> StatusBar<'_, G> {
                 text
             }
         };
-        let turn_len = text.chars().count();
+        let mut tail = String::new();
         if !session.at_end() {
             let _ = write!(
-                text,
+                tail,
                 " · viewing move {} of {}",
                 session.cursor(),
                 session.steps().len()
@@ -138,24 +138,21 @@ impl<G: Playable> StatusBar<'_, G> {
                 Purpose::Compare => "comparing searches",
             };
             let _ = write!(
-                text,
+                tail,
                 " · {} {what} {}",
                 spinner(self.tick),
                 seconds(self.tick - p.started)
             );
         } else if self.paused && game.outcome().is_none() && lost_on_time.is_none() {
-            text.push_str(" · paused");
+            tail.push_str(" · paused");
         }
-        if let Some(standing) = standing
-            && text.chars().count() + standing.chars().count() <= width
-        {
-            let at = text
-                .char_indices()
-                .nth(turn_len)
-                .map_or(text.len(), |(i, _)| i);
-            text.insert_str(at, &standing);
+        if let Some(standing) = standing {
+            let len = |s: &str| s.chars().count();
+            if len(&text) + len(&standing) + len(&tail) <= width {
+                text.push_str(&standing);
+            }
         }
-        text
+        text + &tail
     }
 }
 
