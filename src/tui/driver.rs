@@ -46,6 +46,8 @@ pub struct LastSearch<M> {
     pub hurried: bool,
     /// Ticks it took, as the app counted them.
     pub ticks: u64,
+    /// How it ran ([`Pending::how`]): a `t` search may not use the side's own settings.
+    pub how: TreeSearch,
     /// The principal variation in notation, played out from the searched position.
     pub pv: Vec<String>,
 }
@@ -372,6 +374,7 @@ impl<G: Game> EngineDriver<G> {
             },
             hurried: search.hurried,
             ticks: tick - search.started,
+            how: search.how,
             pv,
         });
     }

@@ -321,6 +321,50 @@ fn the_minimax_comparison_is_plain_and_compares_like_with_like() {
     assert!(!text.contains('×'), "{text}");
 }
 
+// A `t` search runs the lesson's plain alpha-beta (unless the tree pane was switched to the
+// full engine): the engine pane names that search and compares it with minimax as a ratio,
+// even when the side itself plays with the full engine on a time limit.
+#[test]
+fn a_tree_search_is_described_by_what_it_ran() {
+    let mut config = config(true, false);
+    full_engine(&mut config);
+    let mut app = new_app::<TicTacToe>(&config);
+    let fx = feed(&mut app, vec![ch('t')]);
+    let id = search_id(&fx, Purpose::Tree);
+    let searching = screen(&render(&mut app, 120, 40));
+    assert!(
+        searching.contains("tree search for X · alphabeta · depth"),
+        "{searching}"
+    );
+    assert!(!searching.contains("full"), "{searching}");
+    feed(
+        &mut app,
+        vec![
+            finished(id, ttt("b2"), 0),
+            Event::Engine(Report::MinimaxNodes {
+                id,
+                nodes: Some(420),
+                estimate: None,
+            }),
+        ],
+    );
+    let done = flat(&screen(&render(&mut app, 120, 40)));
+    assert!(
+        done.contains(
+            "alphabeta 42 nodes; minimax to the same depth (3) would need 420 (10× more)"
+        ),
+        "{done}"
+    );
+    assert!(!done.contains("the full engine's"), "{done}");
+    // The side's own engine is still the full one, for its moves and hints.
+    let fx = feed(&mut app, vec![key(KeyCode::Esc), ch('H')]);
+    let id = search_id(&fx, Purpose::Hint);
+    feed(&mut app, vec![Event::Tick]);
+    let hint = flat(&screen(&render(&mut app, 80, 24)));
+    assert!(hint.contains("hint for X · full · 1000 ms/move"), "{hint}");
+    feed(&mut app, vec![finished(id, ttt("b2"), 0)]);
+}
+
 /// The words of the rightmost pane on screen (the engine pane at these sizes), its lines
 /// joined by one space, so that a sentence wrapped over lines reads as one.
 fn flat(text: &str) -> String {

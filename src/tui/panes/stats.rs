@@ -19,7 +19,7 @@ use crate::tui::driver::{EngineDriver, MinimaxCount, format_line};
 use crate::tui::layout;
 use crate::tui::theme::Theme;
 use crate::tui::tree_browser::{depth_text, text_width};
-use crate::tui::worker::{MINIMAX_COUNT_BUDGET, Purpose};
+use crate::tui::worker::{MINIMAX_COUNT_BUDGET, Purpose, TreeSearch};
 
 /// What the engine pane shows.
 pub struct EnginePane<'a, G: Playable> {
@@ -239,15 +239,15 @@ pub fn lines<G: Playable>(pane: &EnginePane<G>, width: u16) -> Vec<Line<'static>
     let mut lines: Vec<Line> = endgame_lines(pane);
     let side = engine
         .pending
-        .map(|p| (p.side, p.purpose))
+        .map(|p| (p.side, p.purpose, p.how))
         .or_else(|| {
             engine
                 .forfeit
                 .as_ref()
-                .map(|(side, _)| (*side, Purpose::Move))
+                .map(|(side, _)| (*side, Purpose::Move, TreeSearch::Own))
         })
-        .or_else(|| engine.last.as_ref().map(|l| (l.side, l.purpose)));
-    let Some((side, purpose)) = side else {
+        .or_else(|| engine.last.as_ref().map(|l| (l.side, l.purpose, l.how)));
+    let Some((side, purpose, how)) = side else {
         lines.push(Line::styled("No search yet.", theme.dim));
         let text = if pane.engine_to_move {
             "The engine moves when it is its turn."
@@ -263,7 +263,11 @@ pub fn lines<G: Playable>(pane: &EnginePane<G>, width: u16) -> Vec<Line<'static>
         brain_lines(pane, side, name, width, &mut lines);
         return lines;
     }
-    let settings = &pane.settings[side.index()];
+    // A `t` search says what it ran (by default the lesson's plain alpha-beta to the tree
+    // pane's depth), not the side's own settings.
+    let own = &pane.settings[side.index()];
+    let ran = how.settings(own);
+    let settings = ran.as_ref().unwrap_or(own);
     let who = match purpose {
         Purpose::Move => format!("{} engine", G::side_name(side)),
         Purpose::Hint => format!("hint for {}", G::side_name(side)),
