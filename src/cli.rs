@@ -2,7 +2,7 @@
 //! (`selfplay`, `tree`, `solve`, `perft`, and `play --text`). Each prints plain text, or one
 //! JSON object per result with `--json`.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -904,6 +904,10 @@ fn stop_after(stop: StopFlag, limit: std::time::Duration) -> std::sync::mpsc::Se
     done
 }
 
+/// The longest line `play --text` reads as a command: more is skipped to its end and
+/// refused, so that endless input without a line end cannot fill the memory.
+const TEXT_LINE_LIMIT: usize = 64 * 1024;
+
 /// `gametree play GAME --text`: line mode at the prompt. Refused lines are reported on
 /// stderr; with `quiet`, no board or prompt is printed and the first refused line ends the
 /// program with an error.
@@ -1042,14 +1046,25 @@ pub fn play_text<G: Playable>(config: &Config, moves: Option<&str>, quiet: bool)
             write!(std::io::stdout(), "{} to move{left}> ", G::side_name(mover))?;
             std::io::stdout().flush()?;
         }
-        let mut bytes = Vec::new();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            // End of input (Ctrl-D): the shell's prompt goes on a line of its own.
-            if !quiet {
-                writeln!(std::io::stdout())?;
+        let bytes = match crate::serve::lines::read_line_bounded(&mut input, TEXT_LINE_LIMIT)? {
+            Some(Ok(bytes)) => bytes,
+            Some(Err(length)) => {
+                refuse(format!(
+                    "that line is {} bytes long, more than a move needs (at most {}); type a \
+                     move, `undo`, `hint`, `moves` or `quit`",
+                    group_digits(length as u64),
+                    group_digits(TEXT_LINE_LIMIT as u64)
+                ))?;
+                continue;
             }
-            return Ok(());
-        }
+            None => {
+                // End of input (Ctrl-D): the shell's prompt goes on a line of its own.
+                if !quiet {
+                    writeln!(std::io::stdout())?;
+                }
+                return Ok(());
+            }
+        };
         let Ok(line) = String::from_utf8(bytes) else {
             refuse(
                 "that line is not valid UTF-8; type a move, `undo`, `hint`, `moves` or `quit`"

@@ -99,18 +99,23 @@ pub struct ConfigError {
 
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let source = quote(&self.source_name);
-        let key = quote(&self.key);
-        let expected = quote_within(&self.expected, MAX_MESSAGE_CHARS);
-        if self.value.is_empty() {
-            write!(f, "{source}: {key}: {expected}")
-        } else {
-            write!(f, "{source}: {key} = {}: {expected}", quote(&self.value))
-        }
+        write!(f, "{}: {}", quote(&self.source_name), self.field_text())
     }
 }
 
 impl ConfigError {
+    /// The message without its source (`dots.rows = 0: must be 1..=9`), for a caller that
+    /// names the file itself.
+    pub fn field_text(&self) -> String {
+        let key = quote(&self.key);
+        let expected = quote_within(&self.expected, MAX_MESSAGE_CHARS);
+        if self.value.is_empty() {
+            format!("{key}: {expected}")
+        } else {
+            format!("{key} = {}: {expected}", quote(&self.value))
+        }
+    }
+
     /// A refused value.
     pub fn new(
         source_name: impl Into<String>,
@@ -129,7 +134,7 @@ impl ConfigError {
     /// Reads a settings file's text; an unreadable file is an error naming it.
     pub fn read_file(path: &std::path::Path) -> Result<(String, String), Self> {
         let name = path.display().to_string();
-        match std::fs::read_to_string(path) {
+        match crate::files::read_text(path, crate::files::MAX_SETTINGS_BYTES) {
             Ok(text) => Ok((text, name)),
             Err(e) => Err(Self::new(
                 name,

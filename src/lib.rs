@@ -22,6 +22,7 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod export;
+pub mod files;
 pub mod flags;
 pub mod games;
 pub mod player;

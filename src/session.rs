@@ -14,7 +14,7 @@ use thiserror::Error;
 use crate::config::PlayersConfig;
 use crate::engine::clock::ClockReading;
 use crate::engine::{Game, Player};
-use crate::error::{IllegalMove, MAX_MESSAGE_CHARS, MoveListError, quote, quote_within};
+use crate::error::{IllegalMove, MAX_MESSAGE_CHARS, MoveListError, quote_within};
 use crate::games::{GameKind, GameOptions, Playable, evaluator_for};
 
 /// One move of the game.
@@ -236,7 +236,7 @@ impl<G: Playable> Session<G> {
         saved
             .options
             .validate(source)
-            .map_err(|e| SaveError::Invalid(e.to_string()))?;
+            .map_err(|e| SaveError::Invalid(e.field_text()))?;
         let mut session = Self::new(saved.options.clone());
         for (i, step) in saved.moves.iter().enumerate() {
             let mv = session.current().parse_move(&step.mv).map_err(|error| {
@@ -408,10 +408,9 @@ pub fn parse_saved<G: Playable>(
     for player in [Player::First, Player::Second] {
         let key = format!("players.{player}");
         let side = saved.players.side(player);
-        let invalid = |e: crate::error::ConfigError| {
-            SaveError::Invalid(format!("{} = {}: {}", e.key, quote(&e.value), e.expected))
-        };
+        let invalid = |e: crate::error::ConfigError| SaveError::Invalid(e.field_text());
         side.validate(source, &key).map_err(invalid)?;
+        side.check_game(G::KIND, source, &key).map_err(invalid)?;
         evaluator_for::<G>(
             &saved.options,
             &side.engine.evaluator,
@@ -503,7 +502,8 @@ fn create_temporary(path: &Path) -> std::io::Result<(std::path::PathBuf, std::fs
 
 /// Reads a save file's text from `path`.
 pub fn read_save_file(path: &Path) -> Result<String, SaveError> {
-    std::fs::read_to_string(path).map_err(|e| SaveError::Io(format!("cannot be read: {e}")))
+    crate::files::read_text(path, crate::files::MAX_SAVE_BYTES)
+        .map_err(|e| SaveError::Io(format!("cannot be read: {e}")))
 }
 
 #[cfg(test)]

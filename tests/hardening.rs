@@ -209,3 +209,101 @@ fn line_mode_states_the_result_once_and_announces_extra_turns() {
     assert!(out.contains("moves again (extra turn)"), "{out}");
     assert!(out.contains("stores: North's left, South's right"), "{out}");
 }
+
+#[test]
+fn the_full_screen_program_without_a_terminal_says_so_and_writes_nothing() {
+    // The test's stdout is a pipe: the program must not draw escape codes into it.
+    let out = gametree(&["play", "tictactoe"]);
+    assert!(!out.status.success());
+    assert!(
+        out.stdout.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("needs a terminal"), "{stderr}");
+    assert!(stderr.contains("--text"), "{stderr}");
+}
+
+#[test]
+fn a_text_mode_line_without_end_is_skipped_not_kept() {
+    let mut input = vec![b'z'; 3_000_000];
+    input.extend_from_slice(b"\nb2\nquit\n");
+    let (status, out, errors) =
+        common::gametree_piped(&["play", "tictactoe", "--text", "--depth", "1"], &input);
+    assert!(status.success());
+    assert!(errors.contains("3,000,000 bytes long"), "{errors}");
+    assert!(errors.len() < 1000, "{} bytes", errors.len());
+    assert!(
+        out.contains("O plays"),
+        "the move after it was not played:\n{out}"
+    );
+}
+
+#[test]
+fn files_that_are_not_configs_or_saves_are_refused_by_size() {
+    let dir = std::env::temp_dir().join(format!("gametree-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.toml");
+    // Comments only, so only the size can refuse it.
+    let line = format!("# {}\n", "x".repeat(1000));
+    std::fs::write(&big, line.repeat(17 * 1024)).unwrap();
+    let out = gametree(&[
+        "--config",
+        big.to_str().unwrap(),
+        "perft",
+        "tictactoe",
+        "--depth",
+        "1",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("big.toml") && stderr.contains("larger than 16 MB"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_save_is_refused_what_a_config_would_refuse_and_names_its_file_once() {
+    use gametree::engine::Game;
+    use gametree::games::tictactoe::{TicTacToe, TicTacToeOptions};
+    let mut session = gametree::session::Session::<TicTacToe>::new(TicTacToeOptions::default());
+    let mv = session.current().parse_move("b2").unwrap();
+    session.play(mv, None).unwrap();
+    let players = gametree::config::Config::builtin().unwrap().players;
+    let text = session.to_json(&players).unwrap();
+    let dir = std::env::temp_dir().join(format!("gametree-saves-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let load = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = gametree(&["play", "--load", path.to_str().unwrap()]);
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // A brain plays only Gomoku, in a save as in a config.
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value["players"]["second"]["kind"] = "brain".into();
+    value["players"]["second"]["command"] = "pbrain-x".into();
+    let stderr = load("brain.json", value.to_string());
+    assert!(
+        stderr.contains("players.second.kind = brain: only Gomoku can have a brain player"),
+        "{stderr}"
+    );
+    // The file is named once, before what is wrong in it.
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value["options"]["depth"] = 999.into();
+    let stderr = load("depth.json", value.to_string());
+    assert_eq!(stderr.matches("depth.json").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("invalid save: tictactoe.depth = 999"),
+        "{stderr}"
+    );
+    // A byte-order mark in front is no reason to refuse a save: it gets as far as the
+    // terminal, which the test does not have.
+    let stderr = load("bom.json", format!("\u{feff}{text}"));
+    assert!(stderr.contains("needs a terminal"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

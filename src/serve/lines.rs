@@ -18,10 +18,38 @@ pub enum Input {
 /// Reads `input` line by line, handing each to `send` (which returns false once nobody
 /// listens), until the end of the input. Lines over `limit` bytes are skipped.
 pub fn read_bounded<R: BufRead>(mut input: R, limit: usize, mut send: impl FnMut(Input) -> bool) {
+    loop {
+        let input = match read_line_bounded(&mut input, limit) {
+            Ok(Some(Ok(mut line))) => {
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                Input::Line(String::from_utf8_lossy(&line).into_owned())
+            }
+            Ok(Some(Err(length))) => Input::TooLong(length),
+            Ok(None) | Err(_) => {
+                send(Input::End);
+                return;
+            }
+        };
+        if !send(input) {
+            return;
+        }
+    }
+}
+
+/// The next line of `input`, without its `\n` (a `\r` before it stays), as bytes:
+/// `Ok(None)` at the end of the input, `Err(length)` for a line over `limit` bytes, which is
+/// read to its end but not kept. A last line with no line end counts as a line.
+pub fn read_line_bounded<R: BufRead + ?Sized>(
+    input: &mut R,
+    limit: usize,
+) -> std::io::Result<Option<Result<Vec<u8>, usize>>> {
     let mut line: Vec<u8> = Vec::new();
     let mut skipped: Option<usize> = None;
+    let mut any = false;
     loop {
-        let (consumed, ended_line) = match input.fill_buf() {
+        let (consumed, ended) = match input.fill_buf() {
             Ok([]) => break,
             Ok(buffer) => {
                 let (chunk, ended) = match buffer.iter().position(|&b| b == b'\n') {
@@ -39,34 +67,19 @@ pub fn read_bounded<R: BufRead>(mut input: R, limit: usize, mut send: impl FnMut
                 (chunk.len() + usize::from(ended), ended)
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
+            Err(e) => return Err(e),
         };
         input.consume(consumed);
-        if ended_line && !hand_over(&mut line, &mut skipped, &mut send) {
-            return;
+        any = true;
+        if ended {
+            break;
         }
     }
-    if (!line.is_empty() || skipped.is_some()) && !hand_over(&mut line, &mut skipped, &mut send) {
-        return;
-    }
-    send(Input::End);
-}
-
-fn hand_over(
-    line: &mut Vec<u8>,
-    skipped: &mut Option<usize>,
-    send: &mut impl FnMut(Input) -> bool,
-) -> bool {
-    let input = if let Some(length) = skipped.take() {
-        Input::TooLong(length)
-    } else {
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        Input::Line(String::from_utf8_lossy(line).into_owned())
-    };
-    line.clear();
-    send(input)
+    Ok(match skipped {
+        Some(length) => Some(Err(length)),
+        None if any => Some(Ok(line)),
+        None => None,
+    })
 }
 
 #[cfg(test)]

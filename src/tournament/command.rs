@@ -209,7 +209,7 @@ pub fn tournament(config: &Config, args: &TournamentArgs) -> Result<()> {
         spec.openings.lines.clear();
     }
     if let Some(path) = &args.openings {
-        let text = std::fs::read_to_string(path)
+        let text = crate::files::read_text(path, crate::files::MAX_SETTINGS_BYTES)
             .with_context(|| format!("--openings {}", path.display()))?;
         spec.openings.lines = opening_lines(&text)
             .map(|(number, line)| (format!("{}:{number}", path.display()), line.to_string()))

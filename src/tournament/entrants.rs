@@ -296,9 +296,10 @@ fn parse_openings(
             "file" => {
                 let name: String = field(value, source, &dotted, "a file name")?;
                 let path = dir.map_or_else(|| PathBuf::from(&name), |d| d.join(&name));
-                let text = std::fs::read_to_string(&path).map_err(|e| {
-                    ConfigError::new(source, &dotted, &name, format!("cannot be read: {e}"))
-                })?;
+                let text = crate::files::read_text(&path, crate::files::MAX_SETTINGS_BYTES)
+                    .map_err(|e| {
+                        ConfigError::new(source, &dotted, &name, format!("cannot be read: {e}"))
+                    })?;
                 for (number, line) in opening_lines(&text) {
                     openings
                         .lines

@@ -144,11 +144,20 @@ pub fn restore() {
 impl TerminalGuard {
     /// Enters full-screen mode, with mouse capture when `mouse` is true.
     pub fn enter(mouse: bool) -> std::io::Result<Self> {
+        use std::io::IsTerminal;
+        // Refused before anything is written: escape codes would only garble a file or pipe.
+        if !stdout().is_terminal() {
+            return Err(std::io::Error::other(
+                "the full-screen program needs a terminal, and standard output is not one; \
+                 `gametree play GAME --text` plays line by line, `gametree serve` speaks JSON \
+                 lines to programs",
+            ));
+        }
         install_panic_hook();
         MOUSE.store(mouse, Ordering::SeqCst);
         FULL_SCREEN.store(true, Ordering::SeqCst);
         install_signal_thread();
-        let entered = (|| {
+        let entered = (|| -> std::io::Result<Term> {
             enter_modes(mouse)?;
             let mut terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
             terminal.clear()?;
@@ -159,7 +168,13 @@ impl TerminalGuard {
             Err(e) => {
                 FULL_SCREEN.store(false, Ordering::SeqCst);
                 restore();
-                Err(e)
+                Err(std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "cannot use the terminal ({e}); `gametree play GAME --text` plays line \
+                         by line without one"
+                    ),
+                ))
             }
         }
     }
