@@ -350,6 +350,37 @@ impl Served {
         }
         (self.child.wait().unwrap(), rest)
     }
+    /// Every response until the process ends by itself (the input closed first when
+    /// `close` says so) or `within` has passed, when it is killed (the status is then
+    /// `None`): a guard against a hang that a test can assert on.
+    fn until_end(
+        mut self,
+        close: bool,
+        within: Duration,
+    ) -> (Option<std::process::ExitStatus>, Vec<Value>) {
+        if close {
+            drop(self.stdin.take());
+        }
+        let deadline = std::time::Instant::now() + within;
+        let mut rest = Vec::new();
+        let ended = loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let value: Value = serde_json::from_str(&line).unwrap();
+                    assert_response(&value);
+                    rest.push(value);
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break true,
+                Err(mpsc::RecvTimeoutError::Timeout) => break false,
+            }
+        };
+        if !ended {
+            let _ = self.child.kill();
+        }
+        let status = self.child.wait().unwrap();
+        (ended.then_some(status), rest)
+    }
 }
 
 fn error_kind(response: &Value) -> &str {
@@ -769,6 +800,98 @@ fn piped_requests_are_all_answered_before_the_end() {
     let best = rest.iter().find(|r| r["type"] == "bestmove").unwrap();
     assert_eq!(best["completed"], true);
     assert_eq!(best["depth"], 6);
+}
+
+/// The answers in `responses` other than progress lines, as (id, type, completed).
+fn finals(responses: &[Value]) -> Vec<(u64, String, Option<bool>)> {
+    responses
+        .iter()
+        .filter(|r| r["type"] != "info" && r["type"] != "preparing")
+        .map(|r| {
+            (
+                r["id"].as_u64().unwrap(),
+                r["type"].as_str().unwrap().to_string(),
+                r["completed"].as_bool(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn lines_queued_behind_a_search_act_on_the_search_they_waited_for() {
+    // Every line at once: while the first search (a perft of some milliseconds) runs, the
+    // solve waits, and so do the lines behind it. Once the solve (of 9x9 Dots: never in
+    // test time) has started, they act on it as if they came then: `state` is answered,
+    // `stop` and `quit` end it. They used to wait behind it for ever.
+    const WITHIN: Duration = Duration::from_secs(60);
+    let new = r#"{"id":1,"cmd":"new","game":"dots","options":{"rows":9,"cols":9}}"#;
+    for first in [
+        r#"{"id":2,"cmd":"perft","depth":3}"#,
+        r#"{"id":2,"cmd":"go","depth":3,"time_ms":0,"threads":1}"#,
+    ] {
+        let mut served = Served::start(&[]);
+        served.send_raw(
+            format!(
+                "{new}\n{first}\n{}\n\n{}\n{}\n{}\n{}\n",
+                r#"{"id":3,"cmd":"solve","threads":1}"#,
+                r#"{"id":4,"cmd":"state"}"#,
+                r#"{"id":5,"cmd":"stop"}"#,
+                r#"{"id":6,"cmd":"quit"}"#,
+                r#"{"id":7,"cmd":"state"}"#,
+            )
+            .as_bytes(),
+        );
+        // The input stays open: `quit` alone ends the process.
+        let (status, rest) = served.until_end(false, WITHIN);
+        let first_type = if first.contains("perft") {
+            "perft"
+        } else {
+            "bestmove"
+        };
+        assert_eq!(
+            finals(&rest),
+            [
+                (1, "state".into(), None),
+                (2, first_type.into(), Some(true)),
+                (4, "state".into(), None),
+                (3, "solved".into(), Some(false)),
+                (5, "ok".into(), None),
+                (6, "bye".into(), None),
+            ],
+            "{first}: {rest:?}"
+        );
+        assert!(status.is_some_and(|s| s.success()), "{first}: {status:?}");
+    }
+    // The end of the input behind them: the stopped solve answers, then the `stop`, then
+    // the line that waited for the search (a move), and the process ends.
+    let mut served = Served::start(&[]);
+    served.send_raw(
+        format!(
+            "{new}\n{}\n{}\n{}\n{}\n",
+            r#"{"id":2,"cmd":"perft","depth":3}"#,
+            r#"{"id":3,"cmd":"solve","threads":1}"#,
+            r#"{"id":4,"cmd":"stop"}"#,
+            r#"{"id":5,"cmd":"play","move":0}"#,
+        )
+        .as_bytes(),
+    );
+    let (status, rest) = served.until_end(true, WITHIN);
+    let kinds: Vec<_> = finals(&rest)
+        .into_iter()
+        .map(|(id, kind, _)| (id, kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (1, "state".into()),
+            (2, "perft".into()),
+            (3, "solved".into()),
+            (4, "ok".into()),
+            (5, "state".into()),
+        ],
+        "{rest:?}"
+    );
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
 }
 
 /// Plays a whole game of `game` with `options`, the engine choosing every move through

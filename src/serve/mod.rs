@@ -301,7 +301,8 @@ struct Server<W: Write> {
     output: W,
     events: Sender<Event>,
     running: Option<Running>,
-    /// Lines that came while a search ran, answered once it has.
+    /// Lines that came while a search ran and had to wait: taken in order once it has
+    /// answered ([`Server::drain`]).
     queued: VecDeque<Input>,
 }
 
@@ -322,13 +323,9 @@ impl<W: Write> Server<W> {
     fn run(&mut self, events: &Receiver<Event>) -> std::io::Result<()> {
         let mut input_ended = false;
         loop {
-            while self.running.is_none() {
-                let Some(input) = self.queued.pop_front() else {
-                    break;
-                };
-                if self.input(input)? == Flow::Exit {
-                    return Ok(());
-                }
+            // While a search runs the first waiting line waits for it: nothing to take.
+            if self.running.is_none() && self.drain()? == Flow::Exit {
+                return Ok(());
             }
             if input_ended && self.running.is_none() {
                 return Ok(());
@@ -382,22 +379,58 @@ impl<W: Write> Server<W> {
         Ok(Flow::Continue)
     }
 
+    /// Whether a `quit` came while the search under way runs: nothing more is answered.
+    fn quitting(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.quit.is_some())
+    }
+
+    /// Takes the lines that waited, in order, each as if it came now: answered while no
+    /// search runs; once one has started a search, those behind it are lines that come
+    /// while it runs (a `stop` or `quit` acts on it at once), until one must wait again.
+    fn drain(&mut self) -> std::io::Result<Flow> {
+        while let Some(input) = self.queued.pop_front() {
+            if self.running.is_none() {
+                if self.input(input)? == Flow::Exit {
+                    return Ok(Flow::Exit);
+                }
+            } else if self.quitting() {
+                self.queued.clear();
+            } else if let Some(waits) = self.act_while_running(input)? {
+                self.queued.push_front(waits);
+                break;
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
     /// A line while a search runs. When nothing waits before it, `stop` and `quit` act at
     /// once (the search answers with the best move so far) and `hello`, `state` and `legal`
     /// are answered; everything else, and everything behind a waiting line, waits its turn
     /// (a script's lines are answered in order).
     fn input_while_running(&mut self, input: Input) -> std::io::Result<()> {
-        if self.running.as_ref().is_some_and(|r| r.quit.is_some()) {
+        if self.quitting() {
             // Quitting: nothing more is answered.
             return Ok(());
         }
-        let Input::Line(text) = &input else {
-            self.queued.push_back(input);
-            return Ok(());
-        };
         if !self.queued.is_empty() {
             self.queued.push_back(input);
             return Ok(());
+        }
+        if let Some(waits) = self.act_while_running(input)? {
+            self.queued.push_back(waits);
+        }
+        Ok(())
+    }
+
+    /// `input` while a search runs with no line waiting before it: acted on or answered at
+    /// once, or handed back to wait until the search has answered.
+    fn act_while_running(&mut self, input: Input) -> std::io::Result<Option<Input>> {
+        let Input::Line(text) = &input else {
+            return Ok(Some(input));
+        };
+        if text.trim().is_empty() {
+            // Ignored, as at any time: it must not hold back a `stop` behind it.
+            return Ok(None);
         }
         match request::parse(text) {
             Ok(Request {
@@ -424,9 +457,9 @@ impl<W: Write> Server<W> {
             }) => {
                 self.input(input)?;
             }
-            _ => self.queued.push_back(input),
+            _ => return Ok(Some(input)),
         }
-        Ok(())
+        Ok(None)
     }
 
     fn input(&mut self, input: Input) -> std::io::Result<Flow> {
