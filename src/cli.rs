@@ -74,7 +74,7 @@ pub struct BenchArgs {
     pub json: bool,
     /// Run the full-engine lines only, with this many threads (0 = one per core), to
     /// compare time to depth; node counts then vary from run to run (no signature check).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=256))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=256))]
     pub threads: Option<u64>,
 }
 
@@ -239,7 +239,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     pub json: bool,
     /// Stop after this many moves (0 = play to the end).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0)]
     pub max_moves: usize,
     /// An external Gomocup brain (Gomoku only) plays `--brain-side` against the engine: its
     /// program and arguments as one string split at spaces (`--brain "pbrain-x --fast"`);
@@ -280,7 +280,7 @@ pub struct TreeArgs {
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Record at most this many nodes (default: `tree.max_nodes` from the config).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_nodes: Option<usize>,
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -299,11 +299,11 @@ pub struct SolveArgs {
     #[arg(long)]
     pub json: bool,
     /// Search threads (0 = one per core).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=256))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=256))]
     pub threads: u64,
     /// Transposition table size in MiB. Small games solve fastest in a small table that
     /// stays in the processor's caches (Kalah(4,3): 2.8 ms at 1 MiB, 11 ms at 64 MiB).
-    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    #[arg(long, allow_negative_numbers = true, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     pub tt_mb: u64,
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -316,7 +316,7 @@ pub struct PerftArgs {
     /// tictactoe, gomoku, kalah or dots.
     pub game: String,
     /// Moves per sequence (at most 64, as the engine's `--depth`).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub depth: u32,
     /// List the count under each first move.
     #[arg(long)]
@@ -1152,6 +1152,43 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// `play --load` takes the game, its options and the players from the save: a flag that
+/// would set them is refused, naming it, rather than silently ignored.
+fn refuse_with_load(args: &PlayArgs) -> Result<()> {
+    let mut given: Vec<String> = Vec::new();
+    if let Some(game) = &args.game {
+        given.push(crate::error::quote(game));
+    }
+    if args.human.is_some() {
+        given.push("--human".to_string());
+    }
+    if args.brain.is_some() {
+        given.push("--brain".to_string());
+    }
+    if args.game_flags.moves.is_some() {
+        given.push("--moves".to_string());
+    }
+    given.extend(
+        args.game_flags
+            .given
+            .iter()
+            .map(|(key, _)| format!("--{}", key.replace('_', "-"))),
+    );
+    given.extend(
+        args.engine
+            .given
+            .iter()
+            .map(|(field, _)| format!("--{}", field.flag())),
+    );
+    if !given.is_empty() {
+        bail!(
+            "play --load takes the game, its options and the players from the save; drop {}",
+            given.join(", ")
+        );
+    }
+    Ok(())
+}
+
 fn run_command(cli: Cli) -> Result<()> {
     let config = load_config(cli.config.as_ref())?;
     match cli.command {
@@ -1161,6 +1198,7 @@ fn run_command(cli: Cli) -> Result<()> {
                 if args.text {
                     bail!("play --load opens the full-screen program; drop --text");
                 }
+                refuse_with_load(&args)?;
                 // Refuse a damaged save here, naming the file, before the terminal changes.
                 crate::tui::read_saved(path).with_context(|| path.display().to_string())?;
                 return crate::tui::run(config, crate::tui::Start::Load(path.clone()));

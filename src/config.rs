@@ -603,6 +603,15 @@ pub fn syntax_error(source: &str, text: &str, e: &toml::de::Error) -> ConfigErro
         }
         format!("line {line}, column {column}")
     });
+    if expected == "recursion limit" {
+        // The parser gives up on deep nesting with no place to point at.
+        expected = "tables or arrays nested too deeply for a config".to_string();
+    }
+    let location = if location.is_empty() {
+        "(file)".to_string()
+    } else {
+        location
+    };
     ConfigError {
         source_name: source.to_string(),
         key: location,

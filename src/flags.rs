@@ -127,6 +127,7 @@ impl clap::Args for GameFlags {
                 clap::Arg::new(flag.id())
                     .long(flag.long())
                     .value_name(flag.value_name)
+                    .allow_negative_numbers(true)
                     .help(format!("{}.", flag.help)),
             )
         });
@@ -229,11 +230,14 @@ impl clap::Args for EngineFlags {
                 arg.action(clap::ArgAction::SetTrue)
                     .help(format!("{verb}: {}", field.about))
             } else {
-                arg.value_name(field.value_name).help(format!(
-                    "{} [{}]",
-                    capitalised(field.about),
-                    field.expected()
-                ))
+                // `--depth -1` is a value out of range, not an unknown flag.
+                arg.value_name(field.value_name)
+                    .allow_negative_numbers(true)
+                    .help(format!(
+                        "{} [{}]",
+                        capitalised(field.about),
+                        field.expected()
+                    ))
             };
             command.arg(arg)
         })

@@ -307,3 +307,24 @@ fn a_save_is_refused_what_a_config_would_refuse_and_names_its_file_once() {
     assert!(stderr.contains("needs a terminal"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn play_load_refuses_flags_it_would_ignore() {
+    let out = gametree(&[
+        "play",
+        "kalah",
+        "--load",
+        "nonexistent.json",
+        "--pits",
+        "3",
+        "--depth",
+        "99",
+        "--no-tt",
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("drop kalah, --pits, --depth, --no-tt"),
+        "{stderr}"
+    );
+}
