@@ -451,6 +451,79 @@ fn info_is_heard_while_thinking() {
     assert!(out[3].starts_with("name="), "{out:?}");
 }
 
+/// `PLAY` lines for Black's four on the top row (0,0 .. 3,0) and White's scattered stones:
+/// Black to move, with a five at 4,0.
+const BLACK_FOUR: &str = "PLAY 0,0\nPLAY 10,10\nPLAY 1,0\nPLAY 10,12\nPLAY 2,0\n\
+                          PLAY 12,10\nPLAY 3,0\nPLAY 12,12\n";
+
+#[test]
+fn a_turn_refused_leaves_the_board_as_it_was() {
+    // The stone given makes a five: no move to answer, and the stone is not kept.
+    let out = transcript(&format!("START 15\n{BLACK_FOUR}TURN 4,0\nTAKEBACK 4,0\n"));
+    assert_eq!(out.len(), 11, "{out:#?}");
+    assert!(
+        is_error(
+            &out[9],
+            "TURN 4,0: the game is over: Black has five in a row"
+        ),
+        "{}",
+        out[9]
+    );
+    assert!(
+        is_error(
+            &out[10],
+            "only the last stone can be taken back, and that is 12,12"
+        ),
+        "{}",
+        out[10]
+    );
+    // The position is as it was: Black to move, and 4,0 free to play.
+    let out = transcript(&format!("START 15\n{BLACK_FOUR}TURN 4,0\nPLAY 4,0\n"));
+    assert_eq!(out.len(), 11, "{out:#?}");
+    assert_eq!(out[10], "4,0", "{out:#?}");
+
+    // The stone given fills the board: on 5x5, Black's 13 and White's 12 stones make no
+    // line of five (a checkerboard with the centre and 0,1 changed over).
+    let black: Vec<(u32, u32)> = (0..5)
+        .flat_map(|y| (0..5).map(move |x| (x, y)))
+        .filter(|&(x, y)| ((x + y) % 2 == 0) != ((x, y) == (2, 2) || (x, y) == (0, 1)))
+        .collect();
+    let white: Vec<(u32, u32)> = (0..5)
+        .flat_map(|y| (0..5).map(move |x| (x, y)))
+        .filter(|stone| !black.contains(stone))
+        .collect();
+    assert_eq!((black.len(), white.len()), (13, 12));
+    let mut input = String::from("START 5\n");
+    for (b, w) in black.iter().zip(&white) {
+        writeln!(input, "PLAY {},{}\nPLAY {},{}", b.0, b.1, w.0, w.1).unwrap();
+    }
+    let last = black[12];
+    writeln!(
+        input,
+        "TURN {},{}\nTAKEBACK {},{}",
+        last.0, last.1, last.0, last.1
+    )
+    .unwrap();
+    let out = transcript(&input);
+    assert_eq!(out.len(), 27, "{out:#?}");
+    assert!(
+        out[1..25].iter().all(|l| Coord::parse(l).is_ok()),
+        "{out:#?}"
+    );
+    assert!(
+        is_error(
+            &out[25],
+            &format!(
+                "TURN {},{}: the game is over: the board is full",
+                last.0, last.1
+            )
+        ),
+        "{}",
+        out[25]
+    );
+    assert!(is_error(&out[26], "only the last stone"), "{}", out[26]);
+}
+
 #[test]
 fn start_20_plays_gomocups_freestyle_board_to_its_far_edges() {
     // Four of its own down the last column (x = 19), from the bottom edge (y = 19): the

@@ -527,10 +527,29 @@ impl<W: Write> Brain<W> {
     }
 
     fn turn(&mut self, at: Coord) -> Option<Response> {
+        let before = self.moves.clone();
         if let Err(refusal) = self.play_at(at) {
             return Some(Response::Error(format!("TURN {at}: {refusal}")));
         }
-        self.think(Purpose::Move)
+        self.think_or_restore(Purpose::Move, before, &format!("TURN {at}"))
+    }
+
+    /// Thinks about the position a command set up; when no search can start (the stone
+    /// given ended the game: a five, the last point), the command is refused, naming it, and
+    /// the position is put back as it was (`moves`).
+    fn think_or_restore(
+        &mut self,
+        purpose: Purpose,
+        moves: Vec<Cell>,
+        command: &str,
+    ) -> Option<Response> {
+        let refusal = self.think(purpose)?;
+        self.moves = moves;
+        self.rebuild();
+        Some(match refusal {
+            Response::Error(reason) => Response::Error(format!("{command}: {reason}")),
+            other => other,
+        })
     }
 
     /// Plays a stone for the side to move at `at`.
@@ -623,10 +642,11 @@ impl<W: Write> Brain<W> {
                 order.push(reply);
             }
         }
+        let before = self.moves.clone();
         if let Err(refusal) = self.set_position(order) {
             return Some(Response::Error(format!("BOARD: {refusal}")));
         }
-        self.think(Purpose::Move)
+        self.think_or_restore(Purpose::Move, before, "BOARD")
     }
 
     /// Replaces the match's moves with `order`, refusing (and keeping the old position)
@@ -680,10 +700,11 @@ impl<W: Write> Brain<W> {
                 Some(Response::Stones(opening.to_vec()))
             }
             3 | 5 => {
+                let before = self.moves.clone();
                 if let Err(refusal) = self.set_position(cells) {
                     return Some(Response::Error(format!("SWAP2BOARD: {refusal}")));
                 }
-                self.think(Purpose::SwapChoice)
+                self.think_or_restore(Purpose::SwapChoice, before, "SWAP2BOARD")
             }
             n => Some(Response::Error(format!(
                 "SWAP2BOARD with {n} stones: expected 0, 3 or 5"
