@@ -46,6 +46,27 @@ const CONNECT: usize = 5;
 const SIZES: std::ops::RangeInclusive<u32> = 5..=20;
 /// The most search threads `INFO thread_num` may ask for (the settings' own limit).
 const MAX_THREADS: u64 = 256;
+/// The memory a brain process takes besides its table, in MiB, as `max_memory` leaves it
+/// room: a base and a share for each search thread. Measured with a 1 MiB table on START 20
+/// (docs/brain.md, "Time and memory"): about 18 - 27 MiB at peak with one thread over a short
+/// game, 4 - 5 MiB more for each further thread.
+const PROCESS_BASE_MB: u64 = 24;
+/// See [`PROCESS_BASE_MB`].
+const PROCESS_THREAD_MB: u64 = 8;
+
+/// The table size in MiB for a brain told `max_memory` bytes (0: no limit) searching on
+/// `threads` threads, with `configured_mb` from its settings: what is left of the allowance
+/// after the process's own memory ([`PROCESS_BASE_MB`], [`PROCESS_THREAD_MB`]), at least
+/// 1 MiB, at most `configured_mb`.
+fn table_mb_for(max_memory: u64, configured_mb: usize, threads: usize) -> usize {
+    if max_memory == 0 {
+        return configured_mb;
+    }
+    let process = PROCESS_BASE_MB.saturating_add(PROCESS_THREAD_MB.saturating_mul(threads as u64));
+    let left = (max_memory >> 20).saturating_sub(process);
+    configured_mb.min(usize::try_from(left).unwrap_or(usize::MAX).max(1))
+}
+
 /// Past its own limit, a search is told to stop after this much more, or half its time when
 /// that is less (the engine stops itself first; this covers a busy machine).
 const DEADLINE_GRACE: Duration = Duration::from_millis(30);
@@ -158,9 +179,11 @@ struct Brain<W: Write> {
     spare: EnginePlayer<Gomoku>,
     /// The table size the settings asked for, before `max_memory` caps it.
     configured_tt_mb: usize,
-    /// The table size for the next search: `max_memory` applies even while the engine is
-    /// lent to a search.
-    tt_mb: usize,
+    /// The settings' search threads (0: one per core).
+    configured_threads: usize,
+    /// `INFO max_memory` in bytes (0: no limit), `None` until told: the table is made once
+    /// its size is known (see [`Brain::new_game`]).
+    max_memory: Option<u64>,
     /// Search threads for the next search, once `INFO thread_num` said (the settings'
     /// `threads` until then).
     threads: Option<usize>,
@@ -211,7 +234,8 @@ impl<W: Write> Brain<W> {
             output,
             events,
             configured_tt_mb: engine.settings.tt_mb,
-            tt_mb: engine.settings.tt_mb,
+            configured_threads: engine.settings.threads,
+            max_memory: None,
             threads: None,
             spare: engine.clone(),
             engine: Some(engine),
@@ -422,18 +446,51 @@ impl<W: Write> Brain<W> {
     /// table and its tie-breaking from the seed again, so each game is answered as a freshly
     /// started brain would (within a game the table is kept: a position asked twice, or
     /// after a `TAKEBACK`, is answered with what the first search learnt).
+    ///
+    /// The table is made at once when `max_memory` was told (in this game or before): a
+    /// manager usually sends it right after `START`, and a table of the configured size
+    /// made before it would take its memory first (`INFO max_memory` makes it then; with
+    /// none ever told, the first search does).
     fn new_game(&mut self) {
         if let Some(engine) = &mut self.engine {
             engine.new_game();
         }
-        self.prepare_table();
+        if self.max_memory.is_some() {
+            self.prepare_table();
+        }
+    }
+
+    /// The search threads of the next search.
+    fn search_threads(&self) -> usize {
+        match self.threads.unwrap_or(self.configured_threads) {
+            0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            threads => threads,
+        }
+    }
+
+    /// The table size in MiB for the next search (see [`table_mb_for`]).
+    fn table_mb(&self) -> usize {
+        table_mb_for(
+            self.max_memory.unwrap_or(0),
+            self.configured_tt_mb,
+            self.search_threads(),
+        )
     }
 
     /// Makes the engine's table now, outside any move's time: making and touching a large
-    /// table takes tens of milliseconds on a busy machine, too much of a short turn.
+    /// table takes tens of milliseconds on a busy machine, too much of a short turn. A
+    /// table of another size is let go first, so that the two are never held at once.
     fn prepare_table(&mut self) {
+        let table_mb = self.table_mb();
+        let threads = self.threads;
         if let (Some(engine), Some(game)) = (&mut self.engine, &self.game) {
-            engine.settings.tt_mb = self.tt_mb;
+            if engine.settings.tt_mb != table_mb {
+                engine.clear_table();
+            }
+            engine.settings.tt_mb = table_mb;
+            if let Some(threads) = threads {
+                engine.settings.threads = threads;
+            }
             let stop = StopFlag::new();
             stop.raise();
             engine.think(game, &stop, &mut |_| {});
@@ -463,19 +520,17 @@ impl<W: Write> Brain<W> {
             Info::TimeoutMatch(ms) => self.clock.match_limit = ms,
             Info::TimeLeft(ms) => self.clock.time_left = Some(ms),
             Info::MaxMemory(bytes) => {
-                // Half the allowance for the table leaves room for the rest of the process.
-                let allowed = (bytes / 2 / (1 << 20)).max(1) as usize;
-                self.tt_mb = if bytes == 0 {
-                    self.configured_tt_mb
-                } else {
-                    self.configured_tt_mb.min(allowed)
-                };
+                self.max_memory = Some(bytes);
                 self.prepare_table();
             }
             Info::ThreadNum(threads) => {
                 // 0 is read as 1, as Rapfi does: the manager asks for a count, not for
                 // the settings' "one per core".
                 self.threads = Some(threads.clamp(1, MAX_THREADS) as usize);
+                // Each thread takes memory of its own: the table may have to shrink.
+                if self.max_memory.is_some() {
+                    self.prepare_table();
+                }
             }
             Info::Rule(bits) => return self.set_rule(bits),
             Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) | Info::Other { .. } => {}
@@ -730,7 +785,7 @@ impl<W: Write> Brain<W> {
         let budget = plan.time;
         engine.settings.limits.time = Some(budget);
         engine.settings.limits.target = plan.target;
-        engine.settings.tt_mb = self.tt_mb;
+        engine.settings.tt_mb = self.table_mb();
         if let Some(threads) = self.threads {
             engine.settings.threads = threads;
         }
@@ -945,15 +1000,51 @@ mod tests {
     }
 
     #[test]
-    fn max_memory_caps_the_table_at_half_the_allowance() {
+    fn max_memory_leaves_the_process_its_own_memory() {
+        // One thread: 32 MiB for the process, the rest for the table.
+        assert_eq!(table_mb_for(0, 64, 1), 64, "0: no limit");
+        assert_eq!(table_mb_for(20_000_000, 64, 1), 1, "at least 1 MiB");
+        assert_eq!(table_mb_for(1000, 64, 1), 1);
+        assert_eq!(table_mb_for(80 << 20, 64, 1), 48);
+        assert_eq!(table_mb_for(80 << 20, 64, 2), 40, "8 MiB more a thread");
+        assert_eq!(
+            table_mb_for(350 << 20, 64, 1),
+            64,
+            "never more than configured"
+        );
+        assert_eq!(table_mb_for(350 << 20, 1024, 1), 318);
+        assert_eq!(table_mb_for(u64::MAX, 1024, 256), 1024);
+
         let (mut brain, _rx) = test_brain();
         let configured = brain.configured_tt_mb;
-        assert_eq!(brain.info(&Info::MaxMemory(40 << 20)), None);
-        assert_eq!(brain.tt_mb, 20.min(configured));
-        brain.info(&Info::MaxMemory(1000));
-        assert_eq!(brain.tt_mb, 1);
+        assert_eq!(brain.table_mb(), configured, "until told");
+        assert_eq!(brain.info(&Info::ThreadNum(1)), None);
+        assert_eq!(brain.info(&Info::MaxMemory(20_000_000)), None);
+        assert_eq!(brain.table_mb(), 1);
+        brain.info(&Info::MaxMemory(40 << 20));
+        assert_eq!(brain.table_mb(), 8.min(configured));
+        brain.info(&Info::ThreadNum(2));
+        assert_eq!(brain.table_mb(), 1, "a thread's share more for the process");
         brain.info(&Info::MaxMemory(0));
-        assert_eq!(brain.tt_mb, configured);
+        assert_eq!(brain.table_mb(), configured);
+    }
+
+    #[test]
+    fn the_table_waits_for_max_memory() {
+        // Managers send INFO max_memory after START: a table of the configured size made at
+        // START would have taken its memory before the limit was known.
+        let (mut brain, _rx) = test_brain();
+        assert_eq!(brain.start(20), Response::Ok);
+        let engine = |brain: &mut Brain<Vec<u8>>| brain.engine.as_mut().unwrap().take_table();
+        assert!(engine(&mut brain).is_none(), "a table before max_memory");
+        brain.info(&Info::ThreadNum(1));
+        brain.info(&Info::MaxMemory(20_000_000));
+        let (mb, table) = engine(&mut brain).unwrap();
+        assert_eq!(mb, 1);
+        assert!(table.bytes() <= 1 << 20, "{}", table.bytes());
+        // Once told, a new game's table is made at its start, outside any move's time.
+        assert_eq!(brain.start(20), Response::Ok);
+        assert_eq!(engine(&mut brain).map(|(mb, _)| mb), Some(1));
     }
 
     #[test]
