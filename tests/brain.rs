@@ -5,15 +5,16 @@
 
 use std::fmt::Write as _;
 
-use std::io::{BufRead, BufReader, Cursor, Write};
+use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use gametree::brain::client::{BrainError, BrainPlayer};
 use gametree::brain::protocol::{Coord, Response};
 use gametree::brain::{cell_of, serve};
-use gametree::config::Config;
-use gametree::engine::limits::Limits;
+use gametree::config::{BrainCommand, Config};
+use gametree::engine::limits::{Limits, StopFlag};
 use gametree::engine::{Game, Player};
 use gametree::games::gomoku::{Gomoku, GomokuOptions, Rule};
 use gametree::player::EnginePlayer;
@@ -255,15 +256,24 @@ fn unknown_and_malformed_lines_never_stop_the_brain() {
     let out = transcript(&input);
     assert_eq!(out.len(), 11, "{out:#?}");
     assert!(out[0].starts_with("UNKNOWN `HELLO`"), "{}", out[0]);
+    // Lines over 64 KiB are skipped unread: an error says how long it was.
     assert!(
-        out[1].starts_with("UNKNOWN ") && out[1].len() < 300,
+        is_error(
+            &out[1],
+            "a line of 100000 bytes is longer than the 65536 bytes"
+        ),
         "{}",
         out[1]
     );
     for line in &out[2..8] {
         assert!(line.starts_with("ERROR "), "{line}");
     }
-    assert!(out[8].starts_with("UNKNOWN "), "{}", out[8]);
+    // Control characters are echoed escaped.
+    assert!(
+        out[8].starts_with("UNKNOWN `\\u{0}\\u{1}junk`"),
+        "{}",
+        out[8]
+    );
     // Commands are read in any case; the brain is still there.
     assert_eq!(out[9], "OK");
     assert!(out[10].starts_with("name=\"gametree\""));
@@ -522,6 +532,85 @@ fn a_turn_refused_leaves_the_board_as_it_was() {
         out[25]
     );
     assert!(is_error(&out[26], "only the last stone"), "{}", out[26]);
+}
+
+#[test]
+fn control_characters_are_never_echoed_raw() {
+    let out = transcript("START 15\u{0}\nTURN 1\r,x\nHI\u{1b}[2J\u{7}\nINFO rule 1\u{0}\n");
+    assert_eq!(out.len(), 4, "{out:#?}");
+    for line in &out {
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+    }
+    assert!(is_error(&out[0], "`START 15\\u{0}`"), "{}", out[0]);
+    assert!(is_error(&out[1], "`TURN 1\\r,x`"), "{}", out[1]);
+    assert!(
+        out[2].starts_with("UNKNOWN `HI\\u{1b}[2J\\u{7}`"),
+        "{}",
+        out[2]
+    );
+    assert!(is_error(&out[3], "INFO rule `1\\u{0}`"), "{}", out[3]);
+}
+
+#[test]
+fn a_line_too_long_costs_no_memory_and_is_refused() {
+    // 8 MiB without a line break, never held whole: one error, and the brain goes on.
+    let flood = std::io::repeat(b'7').take(8 << 20);
+    let input = Cursor::new(b"START 15\n".to_vec())
+        .chain(flood)
+        .chain(Cursor::new(b"\nBOARD\n7,7,1\n".to_vec()))
+        .chain(std::io::repeat(b',').take(100_000))
+        .chain(Cursor::new(b"\nDONE\nABOUT\n".to_vec()));
+    let (player, options) = engine(Some(2));
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut output = Vec::new();
+        let _ = serve(player, &options, BufReader::new(input), &mut output);
+        let _ = tx.send(output);
+    });
+    let output = String::from_utf8(rx.recv_timeout(DEADLOCK_GUARD).unwrap()).unwrap();
+    let out: Vec<&str> = output.lines().collect();
+    assert_eq!(out.len(), 4, "{out:#?}");
+    assert_eq!(out[0], "OK");
+    assert!(
+        is_error(
+            out[1],
+            "a line of 8388608 bytes is longer than the 65536 bytes a line may have"
+        ),
+        "{}",
+        out[1]
+    );
+    // Inside a block it spoils the block.
+    assert!(
+        is_error(out[2], "BOARD: a line of 100000 bytes"),
+        "{}",
+        out[2]
+    );
+    assert!(out[3].starts_with("name="), "{}", out[3]);
+}
+
+#[test]
+fn a_brain_that_floods_its_output_loses_with_the_reason() {
+    // A megabyte without a line break, then silence: the line is refused as it passes the
+    // limit (`cat /dev/zero`, which never ends, loses the same way), not waited for.
+    let program = BrainCommand {
+        command: "/bin/sh".to_string(),
+        args: vec![
+            "-c".to_string(),
+            "head -c 1000000 /dev/zero; exec sleep 60".to_string(),
+        ],
+    };
+    let mut brain = BrainPlayer::new(program, Duration::from_millis(100), 0);
+    let game = Gomoku::new(15, 5, Rule::Freestyle);
+    match brain.choose(&game, &StopFlag::new(), &mut |_| {}) {
+        Err(BrainError::Forfeit(reason)) => {
+            assert!(
+                reason.contains("sent a line longer than 65536 bytes"),
+                "{reason}"
+            );
+            assert!(reason.contains("waiting for OK to START"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::protocol::{Coord, Field, Info, Response};
+use super::protocol::{Coord, Field, Info, MAX_LINE_BYTES, Response};
 use super::{cell_of, coord_of};
 use crate::config::BrainCommand;
 use crate::engine::clock::{ClockReading, MATCH_GRACE, UNLIMITED_TIME_LEFT};
@@ -23,6 +23,7 @@ use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Player};
 use crate::error::quote;
 use crate::games::gomoku::{Cell, Gomoku, Rule};
+use crate::serve::lines::{Input, read_bounded_eager};
 
 /// Stones in a row that win in every game of the protocol.
 pub const BRAIN_CONNECT: usize = 5;
@@ -85,8 +86,9 @@ pub struct BrainPlayer {
 struct Running {
     child: Child,
     stdin: ChildStdin,
-    /// Its output lines; `None` once it closed its output.
-    lines: Receiver<Option<String>>,
+    /// Its output: lines, one over [`MAX_LINE_BYTES`] (reported as it passes the limit),
+    /// and the end once it closed its output.
+    lines: Receiver<Input>,
     /// The last line it wrote on standard error, sent when that closes (its last words
     /// when it crashes: a usage error, a panic message).
     last_words: Receiver<String>,
@@ -515,7 +517,7 @@ impl Running {
                 .lines
                 .recv_timeout(POLL.min(limit.saturating_sub(waited)))
             {
-                Ok(Some(line)) => {
+                Ok(Input::Line(line)) => {
                     if line.trim().is_empty() {
                         continue;
                     }
@@ -526,7 +528,16 @@ impl Running {
                         )
                     });
                 }
-                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                Ok(Input::TooLong(_)) => {
+                    return Err(forfeit(
+                        name,
+                        format!(
+                            "sent a line longer than {MAX_LINE_BYTES} bytes (waiting for \
+                             {waiting_for}); a brain's lines are short"
+                        ),
+                    ));
+                }
+                Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.crashed(name, "closed its output"));
                 }
                 Err(RecvTimeoutError::Timeout) => {}
@@ -598,7 +609,6 @@ fn game_format(game: &Gomoku, cell: Cell) -> String {
     game.format_move(cell)
 }
 
-/// Sends every line of the brain's output (invalid UTF-8 replaced), then `None`.
 /// Reads a brain's standard error to its end; returns its last non-blank line (at most
 /// [`LAST_WORDS_BYTES`] of it). Memory stays bounded whatever the brain writes.
 fn last_line(stderr: impl Read) -> String {
@@ -635,20 +645,12 @@ fn keep_if_words(line: &mut Vec<u8>, kept: &mut String) {
     line.clear();
 }
 
-fn read_output(stdout: std::process::ChildStdout, tx: &mpsc::Sender<Option<String>>) {
-    let mut reader = BufReader::new(stdout);
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match reader.read_until(b'\n', &mut buffer) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buffer).into_owned();
-                if tx.send(Some(line)).is_err() {
-                    return;
-                }
-            }
-        }
-    }
-    let _ = tx.send(None);
+/// Sends every line of the brain's output (invalid UTF-8 replaced), then the end. A line
+/// over [`MAX_LINE_BYTES`] is not kept: it is reported as soon as it passes the limit (a
+/// brain that floods its output without a line break loses at once, and memory stays
+/// bounded), and the rest of it skipped.
+fn read_output(stdout: std::process::ChildStdout, tx: &mpsc::Sender<Input>) {
+    read_bounded_eager(BufReader::new(stdout), MAX_LINE_BYTES, |input| {
+        tx.send(input).is_ok()
+    });
 }

@@ -31,7 +31,7 @@ use crate::engine::{Game, Player};
 use crate::games::gomoku::{Cell, Gomoku, GomokuOptions, Rule};
 use crate::player::EnginePlayer;
 use crate::tournament::entrants::opening_lines;
-use protocol::{Command, CommandReader, Coord, Field, Info, Response};
+use protocol::{Command, CommandReader, Coord, Field, Info, MAX_LINE_BYTES, Response};
 
 /// The brain's name, version and author as `ABOUT` gives them.
 pub const ABOUT: [(&str, &str); 3] = [
@@ -124,13 +124,13 @@ where
     brain.serve(&rx)
 }
 
-/// Sends every line of `input` (invalid UTF-8 replaced), then the end: the reader `serve`
-/// uses, with no length limit (the brain protocol has never had one).
+/// Sends every line of `input` (invalid UTF-8 replaced; one over [`MAX_LINE_BYTES`] skipped
+/// and sent as its length), then the end: the reader `serve` uses.
 fn read_lines<R: BufRead>(input: R, tx: &Sender<Event>) {
     use crate::serve::lines::{Input, read_bounded};
-    read_bounded(input, usize::MAX, |input| match input {
+    read_bounded(input, MAX_LINE_BYTES, |input| match input {
         Input::Line(line) => tx.send(Event::Line(line)).is_ok(),
-        Input::TooLong(_) => true,
+        Input::TooLong(length) => tx.send(Event::TooLong(length)).is_ok(),
         Input::End => tx.send(Event::End).is_ok(),
     });
 }
@@ -139,6 +139,8 @@ fn read_lines<R: BufRead>(input: R, tx: &Sender<Event>) {
 enum Event {
     /// A line of input.
     Line(String),
+    /// A line longer than [`MAX_LINE_BYTES`], skipped: its length in bytes.
+    TooLong(usize),
     /// The input ended (or could no longer be read).
     End,
     /// The search's progress: the best line so far.
@@ -196,7 +198,15 @@ struct Brain<W: Write> {
     reader: CommandReader,
     thinking: Option<Thinking>,
     /// Lines that came while thinking, answered once the move is out.
-    queued: VecDeque<String>,
+    queued: VecDeque<Pending>,
+}
+
+/// A line that came while thinking, to be handled after the move.
+#[derive(Debug)]
+enum Pending {
+    Line(String),
+    /// A line too long to read: its length.
+    TooLong(usize),
 }
 
 /// The protocol point of `cell`.
@@ -260,10 +270,14 @@ impl<W: Write> Brain<W> {
         let mut input_ended = false;
         loop {
             while self.thinking.is_none() {
-                let Some(line) = self.queued.pop_front() else {
+                let Some(pending) = self.queued.pop_front() else {
                     break;
                 };
-                if self.handle_line(&line)? == Flow::Exit {
+                let flow = match pending {
+                    Pending::Line(line) => self.handle_line(&line)?,
+                    Pending::TooLong(length) => self.handle_too_long(length)?,
+                };
+                if flow == Flow::Exit {
                     return Ok(());
                 }
             }
@@ -299,6 +313,13 @@ impl<W: Write> Brain<W> {
                         }
                     } else if self.handle_line_while_thinking(line)? == Flow::Exit {
                         return Ok(());
+                    }
+                }
+                Event::TooLong(length) => {
+                    if self.thinking.is_none() {
+                        self.handle_too_long(length)?;
+                    } else {
+                        self.queued.push_back(Pending::TooLong(length));
                     }
                 }
                 Event::End if self.queued.is_empty() => {
@@ -369,7 +390,7 @@ impl<W: Write> Brain<W> {
                 _ => {}
             }
         }
-        self.queued.push_back(line);
+        self.queued.push_back(Pending::Line(line));
         Ok(Flow::Continue)
     }
 
@@ -382,6 +403,14 @@ impl<W: Write> Brain<W> {
             }
             Some(Ok(command)) => self.handle(command),
         }
+    }
+
+    /// A line too long to read: refused, or the open block spoilt.
+    fn handle_too_long(&mut self, length: usize) -> std::io::Result<Flow> {
+        if let Some(e) = self.reader.too_long(length) {
+            self.send(&e.response())?;
+        }
+        Ok(Flow::Continue)
     }
 
     fn handle(&mut self, command: Command) -> std::io::Result<Flow> {

@@ -8,6 +8,13 @@
 
 use std::fmt;
 
+use crate::error::quote_within;
+
+/// The longest line either side reads, in bytes, without its line ending. The protocol's
+/// lines are short (a move, `INFO folder` with a path); a longer one is skipped to its end
+/// and refused, so that a peer sending megabytes without a newline costs no memory.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
 /// A point in protocol coordinates: `x` the column, `y` the row, 0-based from the top-left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Coord {
@@ -28,11 +35,11 @@ impl Coord {
     pub fn parse(text: &str) -> Result<Self, String> {
         let (x, y) = text
             .split_once(',')
-            .ok_or_else(|| format!("`{text}` is not X,Y"))?;
+            .ok_or_else(|| format!("`{}` is not X,Y", shorten(text)))?;
         let number = |part: &str| {
             part.trim()
                 .parse::<u32>()
-                .map_err(|_| format!("`{text}` is not X,Y with whole numbers X and Y"))
+                .map_err(|_| format!("`{}` is not X,Y with whole numbers X and Y", shorten(text)))
         };
         Ok(Self {
             x: number(x)?,
@@ -118,7 +125,11 @@ impl Info {
         let value = value.trim();
         let key_lower = key.to_ascii_lowercase();
         let malformed = |expected: &str| {
-            ProtocolError::Malformed(format!("INFO {key} `{value}`: expected {expected}"))
+            ProtocolError::Malformed(format!(
+                "INFO {} `{}`: expected {expected}",
+                shorten(key),
+                shorten(value)
+            ))
         };
         let unsigned = |what: &str| value.parse::<u64>().map_err(|_| malformed(what));
         Ok(match key_lower.as_str() {
@@ -346,6 +357,37 @@ impl CommandReader {
         };
         Some(command)
     }
+
+    /// A line longer than [`MAX_LINE_BYTES`] (`length` bytes, or more), skipped unread: it
+    /// spoils an open block (reported at `DONE`), else it is refused at once.
+    pub fn too_long(&mut self, length: usize) -> Option<ProtocolError> {
+        let problem = format!(
+            "a line of {length} bytes is longer than the {MAX_LINE_BYTES} bytes a line may \
+             have; it was skipped"
+        );
+        let Some(block) = &mut self.block else {
+            return Some(ProtocolError::Malformed(problem));
+        };
+        let name = block.name();
+        let (Block::Board {
+            problem: spoilt, ..
+        }
+        | Block::Swap2 {
+            problem: spoilt, ..
+        }) = block;
+        spoilt.get_or_insert(format!("{name}: {problem}"));
+        None
+    }
+}
+
+impl Block {
+    /// The command that opened it.
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Board { .. } => "BOARD",
+            Self::Swap2 { .. } => "SWAP2BOARD",
+        }
+    }
 }
 
 fn finish_block(block: Block) -> Result<Command, ProtocolError> {
@@ -399,15 +441,11 @@ fn coord_argument(line: &str, rest: &str, expected: &str) -> Result<Coord, Proto
     Coord::parse(rest).map_err(|_| malformed(line, expected))
 }
 
-/// At most 60 characters of an echoed line, so a huge line gets a short answer.
+/// An echoed line made safe and short: control characters (a NUL, a stray carriage return,
+/// escape sequences) written as Rust escapes (`\u{0}`, `\r`), and at most about 60
+/// characters kept, so that an answer is one printable line whatever the line held.
 fn shorten(line: &str) -> String {
-    const LIMIT: usize = 60;
-    if line.chars().count() <= LIMIT {
-        line.to_string()
-    } else {
-        let head: String = line.chars().take(LIMIT).collect();
-        format!("{head}…")
-    }
+    quote_within(line, 60)
 }
 
 /// A line a brain sends.
@@ -464,9 +502,19 @@ impl fmt::Display for Response {
     }
 }
 
-/// A line break inside a response would split it into two lines.
+/// A line break inside a response would split it into two lines, and other control
+/// characters have no place in one either: line breaks become spaces, the rest Rust escapes.
+/// (Echoes of input are escaped where they are made; this keeps every line one line.)
 fn one_line(text: &str) -> String {
-    text.replace(['\r', '\n'], " ")
+    let mut line = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\r' | '\n' => line.push(' '),
+            c if c.is_control() => line.extend(c.escape_default()),
+            c => line.push(c),
+        }
+    }
+    line
 }
 
 impl Response {
@@ -598,6 +646,49 @@ mod tests {
             }))
         );
         assert!(read[2].is_err());
+    }
+
+    #[test]
+    fn a_line_too_long_is_refused_or_spoils_its_block() {
+        let mut reader = CommandReader::new();
+        let refused = reader.too_long(70_000).unwrap().response().to_string();
+        assert!(
+            refused.starts_with("ERROR a line of 70000 bytes"),
+            "{refused}"
+        );
+        assert!(refused.contains("65536"), "{refused}");
+        assert!(reader.feed("BOARD").is_none());
+        assert_eq!(reader.too_long(70_000), None);
+        let read = reader.feed("DONE");
+        assert!(
+            matches!(&read, Some(Err(ProtocolError::Malformed(m))) if m.starts_with("BOARD: a line of 70000")),
+            "{read:?}"
+        );
+    }
+
+    #[test]
+    fn echoed_control_characters_are_escaped() {
+        let read = read_all(&[
+            "START 15\0",
+            "\u{1b}[2Jhello\u{7}",
+            "INFO timeout_turn 5\u{0}",
+        ]);
+        let answers: Vec<String> = read
+            .iter()
+            .map(|r| r.as_ref().unwrap_err().response().to_string())
+            .collect();
+        for answer in &answers {
+            assert!(!answer.chars().any(char::is_control), "{answer:?}");
+        }
+        assert!(answers[0].contains("START 15\\u{0}"), "{answers:?}");
+        assert!(
+            answers[1].starts_with("UNKNOWN `\\u{1b}[2Jhello\\u{7}`"),
+            "{answers:?}"
+        );
+        assert!(answers[2].contains("`5\\u{0}`"), "{answers:?}");
+        // Whatever a message holds, a response is one printable line.
+        let shown = Response::Message("a\u{0}b\rc\u{1b}".to_string()).to_string();
+        assert_eq!(shown, "MESSAGE a\\u{0}b c\\u{1b}");
     }
 
     #[test]
