@@ -69,6 +69,52 @@ fn serve_lines(depth: Option<u32>, input: &str) -> Vec<String> {
         .collect()
 }
 
+/// Input that holds `text` and then stays open, as a manager's pipe does until the brain
+/// exits: a read past the text waits until the test is over.
+struct OpenInput {
+    text: Cursor<Vec<u8>>,
+    open: mpsc::Receiver<()>,
+}
+
+impl Read for OpenInput {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.text.read(buf)?;
+        if read == 0 && !buf.is_empty() {
+            // Nothing is ever sent: this returns once the test drops its sender.
+            let _ = self.open.recv();
+        }
+        Ok(read)
+    }
+}
+
+/// Every line the brain writes for `input` with its input left open after it (so that only
+/// `END` can end it), `MESSAGE` lines left out; panics if the brain does not exit.
+fn serve_open(depth: Option<u32>, input: &str) -> Vec<String> {
+    let (player, options) = engine(depth);
+    let (keep_open, open) = mpsc::channel::<()>();
+    let input = BufReader::new(OpenInput {
+        text: Cursor::new(input.as_bytes().to_vec()),
+        open,
+    });
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut output = Vec::new();
+        let served = serve(player, &options, input, &mut output);
+        let _ = tx.send((served.is_ok(), output));
+    });
+    let (ok, output) = rx
+        .recv_timeout(DEADLOCK_GUARD)
+        .expect("the brain did not exit with its input open");
+    drop(keep_open);
+    assert!(ok, "serve failed");
+    String::from_utf8(output)
+        .unwrap()
+        .lines()
+        .filter(|line| !line.starts_with("MESSAGE"))
+        .map(str::to_string)
+        .collect()
+}
+
 /// The brain's answers to `input`, `MESSAGE` lines left out, searching to depth 2.
 fn transcript(input: &str) -> Vec<String> {
     run_with(Some(2), input)
@@ -447,18 +493,73 @@ fn two_brain_processes_play_a_whole_game() {
 }
 
 #[test]
-fn info_is_heard_while_thinking() {
-    // The search takes 1.5 s by the clock; the INFO right behind BEGIN is answered first.
+fn info_is_heard_while_thinking_and_answered_after_the_move() {
+    // The search takes about a second by the clock; the INFOs right behind BEGIN are read
+    // while it runs, but a manager reads the first line after BEGIN as the move: their
+    // errors come after it.
     let out = run_with(
         None,
-        "START 15\nINFO timeout_turn 2000\nBEGIN\nINFO rule 4\nABOUT\n",
+        "START 15\nINFO thread_num 1\nINFO timeout_turn 1000\nBEGIN\nINFO rule 4\n\
+         INFO timeout_turn soon\nABOUT\n",
     );
     let out: Vec<&String> = out.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
-    assert_eq!(out.len(), 4, "{out:#?}");
-    assert!(is_error(out[1], "renju"), "{out:?}");
-    assert_eq!(out[2], "7,7");
+    assert_eq!(out.len(), 5, "{out:#?}");
+    assert_eq!(out[0], "OK");
+    assert_eq!(out[1], "7,7", "{out:?}");
+    assert!(is_error(out[2], "renju"), "{out:?}");
+    assert!(is_error(out[3], "INFO timeout_turn `soon`"), "{out:?}");
     // Other commands wait for the move, as the protocol is synchronous.
+    assert!(out[4].starts_with("name="), "{out:?}");
+}
+
+#[test]
+fn end_inside_a_block_ends_the_brain() {
+    // The input stays open: only END can end the brain, and it must wherever it comes.
+    assert_eq!(serve_open(Some(2), "START 15\nBOARD\n7,7,1\nEND\n"), ["OK"]);
+    assert_eq!(
+        serve_open(Some(2), "START 15\nSWAP2BOARD\n7,7\nend\n"),
+        ["OK"]
+    );
+}
+
+#[test]
+fn a_command_inside_a_block_drops_it_with_one_error() {
+    // A manager that lost count of its lines: the command is answered as a command.
+    let out = transcript("START 15\nBOARD\n7,7,1\nTURN 8,8\nABOUT\n");
+    assert_eq!(out.len(), 4, "{out:#?}");
+    assert!(
+        is_error(&out[1], "BOARD without DONE: `TURN 8,8` came first"),
+        "{out:?}"
+    );
+    // The block's stone was not played: TURN 8,8 is the first stone, answered by a move.
+    let reply = Coord::parse(&out[2]).unwrap();
+    assert_ne!(reply, Coord { x: 8, y: 8 });
     assert!(out[3].starts_with("name="), "{out:?}");
+    let out = transcript("START 15\nSWAP2BOARD\n7,7\nBOARD\n7,7,2\nDONE\n");
+    assert_eq!(out.len(), 3, "{out:#?}");
+    assert!(is_error(&out[1], "SWAP2BOARD without DONE"), "{out:?}");
+    assert!(Coord::parse(&out[2]).is_ok(), "{out:?}");
+}
+
+#[test]
+fn end_behind_queued_commands_stops_the_brain_at_once() {
+    // In one write, as the audit sent it: BEGIN's search would take a second and TURN's
+    // another, but END, read while BEGIN is searched, stops it and leaves TURN unsearched.
+    let out = serve_open(
+        None,
+        "START 15\nINFO thread_num 1\nINFO timeout_turn 1000\nBEGIN\nTURN 0,0\nEND\n",
+    );
+    assert_eq!(out, ["OK"]);
+    // Two minutes a move: only END stops it within the deadlock guard. Lines before it that
+    // need no search are still answered, in order.
+    let out = serve_open(
+        None,
+        "START 15\nINFO timeout_turn 120000\nBEGIN\nTURN 0,0\nABOUT\nTAKEBACK 0,0\nEND\nABOUT\n",
+    );
+    assert_eq!(out.len(), 3, "{out:#?}");
+    assert_eq!(out[0], "OK");
+    assert!(out[1].starts_with("name="), "{out:?}");
+    assert_eq!(out[2], "OK", "{out:?}");
 }
 
 /// `PLAY` lines for Black's four on the top row (0,0 .. 3,0) and White's scattered stones:

@@ -287,18 +287,19 @@ proptest! {
     fn brain_protocol_lines_never_panic(text in input(seeds("brain"))) {
         let mut reader = CommandReader::new();
         for line in text.lines() {
-            match reader.feed(line) {
-                Some(Ok(command)) => {
-                    let mut again = CommandReader::new();
-                    let lines = command.to_lines();
-                    let reread: Vec<_> = lines.iter().filter_map(|l| again.feed(l)).collect();
-                    prop_assert_eq!(reread, vec![Ok(command.clone())], "{:?}", lines);
+            for read in reader.feed(line) {
+                match read {
+                    Ok(command) => {
+                        let mut again = CommandReader::new();
+                        let lines = command.to_lines();
+                        let reread: Vec<_> = lines.iter().flat_map(|l| again.feed(l)).collect();
+                        prop_assert_eq!(reread, vec![Ok(command.clone())], "{:?}", lines);
+                    }
+                    Err(e) => {
+                        let answer = e.response().to_string();
+                        prop_assert!(!answer.chars().any(char::is_control), "{:?}", answer);
+                    }
                 }
-                Some(Err(e)) => {
-                    let answer = e.response().to_string();
-                    prop_assert!(!answer.chars().any(char::is_control), "{:?}", answer);
-                }
-                None => {}
             }
             if let Ok(response) = Response::parse(line) {
                 let shown = response.to_string();
@@ -371,7 +372,7 @@ fn every_seed_is_accepted() {
     }
     let mut reader = CommandReader::new();
     for line in String::from_utf8_lossy(commands).lines() {
-        if let Some(command) = reader.feed(line) {
+        for command in reader.feed(line) {
             command.unwrap();
         }
     }

@@ -14,6 +14,7 @@ pub mod protocol;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -103,10 +104,12 @@ pub fn run(config: &Config, args: &BrainArgs) -> Result<()> {
 
 /// Runs the protocol over `input` and `output` (stdin/stdout, or memory in tests) with
 /// `engine`, until `END` or the end of the input. Input is read on a thread of its own, so
-/// `END` stops a search at once, unanswered. The end of the input stops it too, answered
-/// with the move found so far, unless lines arrived after the search started (a script
-/// piped in): those are answered in order first, each search taking its time. The reading thread is left behind blocked on its read when
-/// `END` comes first (the process is about to exit).
+/// `END` stops a search at once, unanswered, even behind other lines: once it is read no
+/// search starts (the lines before it that would search get no answer, the others are
+/// answered in order). The end of the input stops a search too, answered with the move
+/// found so far, unless lines arrived after the search started (a script piped in): those
+/// are answered in order first, each search taking its time. The reading thread is left
+/// behind blocked on its read when `END` comes first (the process is about to exit).
 pub fn serve<R, W>(
     engine: EnginePlayer<Gomoku>,
     options: &GomokuOptions,
@@ -119,20 +122,70 @@ where
 {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
-    std::thread::spawn(move || read_lines(input, &reader_tx));
     let mut brain = Brain::new(engine, options, output, tx);
+    let ending = Arc::clone(&brain.ending);
+    std::thread::spawn(move || read_lines(input, &reader_tx, &ending));
     brain.serve(&rx)
 }
 
 /// Sends every line of `input` (invalid UTF-8 replaced; one over [`MAX_LINE_BYTES`] skipped
-/// and sent as its length), then the end: the reader `serve` uses.
-fn read_lines<R: BufRead>(input: R, tx: &Sender<Event>) {
+/// and sent as its length), then the end: the reader `serve` uses. An `END` line raises
+/// `ending` before it is sent, ahead of any lines still waiting to be handled.
+fn read_lines<R: BufRead>(input: R, tx: &Sender<Event>, ending: &EndSignal) {
     use crate::serve::lines::{Input, read_bounded};
     read_bounded(input, MAX_LINE_BYTES, |input| match input {
-        Input::Line(line) => tx.send(Event::Line(line)).is_ok(),
+        Input::Line(line) => {
+            if protocol::is_end(&line) {
+                ending.end();
+            }
+            tx.send(Event::Line(line)).is_ok()
+        }
         Input::TooLong(length) => tx.send(Event::TooLong(length)).is_ok(),
         Input::End => tx.send(Event::End).is_ok(),
     });
+}
+
+/// `END` as the input reader saw it, ahead of the lines before it that wait their turn: once
+/// raised, the search under way is stopped and no other starts.
+#[derive(Debug, Default)]
+struct EndSignal(Mutex<EndState>);
+
+#[derive(Debug, Default)]
+struct EndState {
+    ended: bool,
+    /// The stop flag of the latest search.
+    search: Option<StopFlag>,
+}
+
+impl EndSignal {
+    fn lock(&self) -> std::sync::MutexGuard<'_, EndState> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `END` was read: stops the search under way.
+    fn end(&self) {
+        let mut state = self.lock();
+        state.ended = true;
+        if let Some(stop) = &state.search {
+            stop.raise();
+        }
+    }
+
+    /// True once `END` was read.
+    fn ended(&self) -> bool {
+        self.lock().ended
+    }
+
+    /// Registers the stop flag of a search about to start, so that `END` stops it; false
+    /// (the search must not start) once `END` was read.
+    fn start_search(&self, stop: &StopFlag) -> bool {
+        let mut state = self.lock();
+        if state.ended {
+            return false;
+        }
+        state.search = Some(stop.clone());
+        true
+    }
 }
 
 /// What the brain's loop waits for.
@@ -199,6 +252,11 @@ struct Brain<W: Write> {
     thinking: Option<Thinking>,
     /// Lines that came while thinking, answered once the move is out.
     queued: VecDeque<Pending>,
+    /// Answers to lines handled while thinking (an `INFO`'s error), sent after the move: a
+    /// manager reads the first line after `BEGIN` or `TURN` as the move.
+    held: Vec<Response>,
+    /// Raised by the input reader when it reads `END`.
+    ending: Arc<EndSignal>,
 }
 
 /// A line that came while thinking, to be handled after the move.
@@ -256,12 +314,32 @@ impl<W: Write> Brain<W> {
             reader: CommandReader::new(),
             thinking: None,
             queued: VecDeque::new(),
+            held: Vec::new(),
+            ending: Arc::default(),
         }
     }
 
     fn send(&mut self, response: &Response) -> std::io::Result<()> {
         writeln!(self.output, "{response}")?;
         self.output.flush()
+    }
+
+    /// Answers a command: at once, or after the move when thinking.
+    fn reply(&mut self, response: Response) -> std::io::Result<()> {
+        if self.thinking.is_some() {
+            self.held.push(response);
+            Ok(())
+        } else {
+            self.send(&response)
+        }
+    }
+
+    /// Sends the answers held while thinking, once the move is out.
+    fn send_held(&mut self) -> std::io::Result<()> {
+        for response in std::mem::take(&mut self.held) {
+            self.send(&response)?;
+        }
+        Ok(())
     }
 
     /// The loop: lines are answered in order; while thinking only `END` (and the end of
@@ -325,9 +403,12 @@ impl<W: Write> Brain<W> {
                 Event::End if self.queued.is_empty() => {
                     // Nothing more will come: the move found so far, at once, is the last
                     // answer (unheard if the manager is gone, so a failed write is fine).
-                    if let Some((thinking, result)) = self.stop_thinking(events) {
+                    if let Some((thinking, result)) = self.stop_thinking(events)
+                        && !self.ending.ended()
+                    {
                         let _ = self.answer(&thinking, &result);
                     }
+                    let _ = self.send_held();
                     return Ok(());
                 }
                 Event::End => {
@@ -335,17 +416,26 @@ impl<W: Write> Brain<W> {
                     // each search within its time, then stop.
                     input_ended = true;
                 }
-                Event::Progress(result) => self.report_progress(&result)?,
+                Event::Progress(result) => {
+                    if !self.ending.ended() {
+                        self.report_progress(&result)?;
+                    }
+                }
                 Event::Done(engine, result) => {
                     self.engine = Some(*engine);
-                    if let Some(thinking) = self.thinking.take() {
+                    // Stopped by END (read behind other lines): no move.
+                    if let Some(thinking) = self.thinking.take()
+                        && !self.ending.ended()
+                    {
                         self.answer(&thinking, &result)?;
                     }
+                    self.send_held()?;
                 }
                 Event::Failed => {
                     self.engine = Some(self.spare.clone());
                     self.thinking = None;
                     self.send(&Response::Error("the search failed".to_string()))?;
+                    self.send_held()?;
                 }
             }
         }
@@ -395,20 +485,25 @@ impl<W: Write> Brain<W> {
     }
 
     fn handle_line(&mut self, line: &str) -> std::io::Result<Flow> {
-        match self.reader.feed(line) {
-            None => Ok(Flow::Continue),
-            Some(Err(e)) => {
-                self.send(&e.response())?;
-                Ok(Flow::Continue)
+        for read in self.reader.feed(line) {
+            let flow = match read {
+                Err(e) => {
+                    self.reply(e.response())?;
+                    Flow::Continue
+                }
+                Ok(command) => self.handle(command)?,
+            };
+            if flow == Flow::Exit {
+                return Ok(Flow::Exit);
             }
-            Some(Ok(command)) => self.handle(command),
         }
+        Ok(Flow::Continue)
     }
 
     /// A line too long to read: refused, or the open block spoilt.
     fn handle_too_long(&mut self, length: usize) -> std::io::Result<Flow> {
         if let Some(e) = self.reader.too_long(length) {
-            self.send(&e.response())?;
+            self.reply(e.response())?;
         }
         Ok(Flow::Continue)
     }
@@ -451,7 +546,7 @@ impl<W: Write> Brain<W> {
             Command::Swap2Board(stones) => self.swap2(&stones),
         };
         if let Some(response) = response {
-            self.send(&response)?;
+            self.reply(response)?;
         }
         Ok(Flow::Continue)
     }
@@ -804,6 +899,11 @@ impl<W: Write> Brain<W> {
         if let Some(over) = game_over(&game) {
             return Some(Response::Error(over));
         }
+        let stop = StopFlag::new();
+        if !self.ending.start_search(&stop) {
+            // END is on its way: no search, and no answer.
+            return None;
+        }
         let Some(mut engine) = self.engine.take() else {
             return Some(Response::Error("already thinking".to_string()));
         };
@@ -818,7 +918,6 @@ impl<W: Write> Brain<W> {
         if let Some(threads) = self.threads {
             engine.settings.threads = threads;
         }
-        let stop = StopFlag::new();
         let thread_stop = stop.clone();
         let events = self.events.clone();
         let spawned = std::thread::Builder::new()

@@ -15,6 +15,36 @@ use crate::error::quote_within;
 /// and refused, so that a peer sending megabytes without a newline costs no memory.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// The commands a manager sends, by their first word (`DONE` only ends a block).
+const COMMAND_WORDS: [&str; 12] = [
+    "START",
+    "RECTSTART",
+    "RESTART",
+    "BEGIN",
+    "TURN",
+    "BOARD",
+    "TAKEBACK",
+    "PLAY",
+    "SWAP2BOARD",
+    "INFO",
+    "ABOUT",
+    "END",
+];
+
+/// The first word of `line`, if it names a command of the protocol (in any case).
+fn command_word(line: &str) -> Option<&'static str> {
+    let word = line.split_whitespace().next()?;
+    COMMAND_WORDS
+        .into_iter()
+        .find(|known| word.eq_ignore_ascii_case(known))
+}
+
+/// True for an `END` line (whatever follows the word): the brain's input reader looks for
+/// it, so that `END` stops the brain however many lines wait before it.
+pub fn is_end(line: &str) -> bool {
+    command_word(line) == Some("END")
+}
+
 /// A point in protocol coordinates: `x` the column, `y` the row, 0-based from the top-left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Coord {
@@ -270,7 +300,9 @@ enum Block {
 
 /// Turns manager lines into commands: one line is one command, except that `BOARD` and
 /// `SWAP2BOARD` gather lines up to `DONE`. A bad line inside a block spoils the block
-/// (reported at `DONE`) but never the reader's place in the input.
+/// (reported at `DONE`) but never the reader's place in the input. A command line inside a
+/// block (a manager that lost count of its lines) drops the block: `END` at once and
+/// silently, any other with one error for the block before the line is read as the command.
 #[derive(Debug, Default)]
 pub struct CommandReader {
     block: Option<Block>,
@@ -287,33 +319,75 @@ impl CommandReader {
         self.block.is_some()
     }
 
-    /// Reads one line: `None` while a block is still open or for an empty line, otherwise
-    /// the command or why there is none.
-    pub fn feed(&mut self, line: &str) -> Option<Result<Command, ProtocolError>> {
+    /// Reads one line: nothing while a block is still open or for an empty line, otherwise
+    /// the command or why there is none; two results when a command line drops an open
+    /// block (the block's error, then the line's own result).
+    pub fn feed(&mut self, line: &str) -> Vec<Result<Command, ProtocolError>> {
         let line = line.trim();
         if line.is_empty() {
-            return None;
+            return Vec::new();
         }
-        if let Some(block) = &mut self.block {
-            if line.eq_ignore_ascii_case("DONE") {
-                return self.block.take().map(finish_block);
-            }
-            match block {
-                Block::Board { stones, problem } => match parse_board_line(line) {
-                    Ok(stone) => stones.push(stone),
-                    Err(e) => {
-                        problem.get_or_insert(e);
-                    }
-                },
-                Block::Swap2 { stones, problem } => match Coord::parse(line) {
-                    Ok(at) => stones.push(at),
-                    Err(e) => {
-                        problem.get_or_insert(format!("SWAP2BOARD: {e}"));
-                    }
-                },
-            }
-            return None;
+        let Some(block) = &mut self.block else {
+            return self.feed_command(line).into_iter().collect();
+        };
+        if line.eq_ignore_ascii_case("DONE") {
+            return self.block.take().map(finish_block).into_iter().collect();
         }
+        if let Some(word) = command_word(line) {
+            let name = block.name();
+            self.block = None;
+            if word == "END" {
+                return vec![Ok(Command::End)];
+            }
+            let dropped = ProtocolError::Malformed(format!(
+                "{name} without DONE: `{}` came first, so the block is dropped and that line \
+                 read as a command",
+                shorten(line)
+            ));
+            let mut read = vec![Err(dropped)];
+            read.extend(self.feed_command(line));
+            return read;
+        }
+        match block {
+            Block::Board { stones, problem } => match parse_board_line(line) {
+                Ok(stone) => stones.push(stone),
+                Err(e) => {
+                    problem.get_or_insert(e);
+                }
+            },
+            Block::Swap2 { stones, problem } => match Coord::parse(line) {
+                Ok(at) => stones.push(at),
+                Err(e) => {
+                    problem.get_or_insert(format!("SWAP2BOARD: {e}"));
+                }
+            },
+        }
+        Vec::new()
+    }
+
+    /// A line longer than [`MAX_LINE_BYTES`] (`length` bytes, or more), skipped unread: it
+    /// spoils an open block (reported at `DONE`), else it is refused at once.
+    pub fn too_long(&mut self, length: usize) -> Option<ProtocolError> {
+        let problem = format!(
+            "a line of {length} bytes is longer than the {MAX_LINE_BYTES} bytes a line may \
+             have; it was skipped"
+        );
+        let Some(block) = &mut self.block else {
+            return Some(ProtocolError::Malformed(problem));
+        };
+        let name = block.name();
+        let (Block::Board {
+            problem: spoilt, ..
+        }
+        | Block::Swap2 {
+            problem: spoilt, ..
+        }) = block;
+        spoilt.get_or_insert(format!("{name}: {problem}"));
+        None
+    }
+
+    /// One line outside a block: `None` when it opens one.
+    fn feed_command(&mut self, line: &str) -> Option<Result<Command, ProtocolError>> {
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
         let command = match word.to_ascii_uppercase().as_str() {
@@ -356,27 +430,6 @@ impl CommandReader {
             ))),
         };
         Some(command)
-    }
-
-    /// A line longer than [`MAX_LINE_BYTES`] (`length` bytes, or more), skipped unread: it
-    /// spoils an open block (reported at `DONE`), else it is refused at once.
-    pub fn too_long(&mut self, length: usize) -> Option<ProtocolError> {
-        let problem = format!(
-            "a line of {length} bytes is longer than the {MAX_LINE_BYTES} bytes a line may \
-             have; it was skipped"
-        );
-        let Some(block) = &mut self.block else {
-            return Some(ProtocolError::Malformed(problem));
-        };
-        let name = block.name();
-        let (Block::Board {
-            problem: spoilt, ..
-        }
-        | Block::Swap2 {
-            problem: spoilt, ..
-        }) = block;
-        spoilt.get_or_insert(format!("{name}: {problem}"));
-        None
     }
 }
 
@@ -574,7 +627,7 @@ mod tests {
 
     fn read_all(lines: &[&str]) -> Vec<Result<Command, ProtocolError>> {
         let mut reader = CommandReader::new();
-        lines.iter().filter_map(|line| reader.feed(line)).collect()
+        lines.iter().flat_map(|line| reader.feed(line)).collect()
     }
 
     #[test]
@@ -607,7 +660,7 @@ mod tests {
         for command in commands {
             let lines = command.to_lines();
             let mut reader = CommandReader::new();
-            let read: Vec<_> = lines.iter().filter_map(|l| reader.feed(l)).collect();
+            let read: Vec<_> = lines.iter().flat_map(|l| reader.feed(l)).collect();
             assert_eq!(read, vec![Ok(command.clone())], "{lines:?}");
         }
     }
@@ -649,6 +702,44 @@ mod tests {
     }
 
     #[test]
+    fn a_command_inside_a_block_drops_the_block() {
+        // END ends at once, silently, wherever it comes.
+        assert_eq!(read_all(&["BOARD", "7,7,1", "END"]), vec![Ok(Command::End)]);
+        assert_eq!(
+            read_all(&["SWAP2BOARD", "7,7", "end now"]),
+            vec![Ok(Command::End)]
+        );
+        // Any other command: one error for the block, then the line as that command.
+        let read = read_all(&["BOARD", "7,7,1", "turn 8,8", "9,9,1", "DONE"]);
+        assert_eq!(read.len(), 4, "{read:?}");
+        assert!(
+            matches!(&read[0], Err(ProtocolError::Malformed(m))
+                if m.starts_with("BOARD without DONE") && m.contains("`turn 8,8`")),
+            "{read:?}"
+        );
+        assert_eq!(read[1], Ok(Command::Turn(Coord { x: 8, y: 8 })));
+        // The lines after it are no block's: a stone, and DONE alone, are not commands.
+        assert!(matches!(&read[2], Err(ProtocolError::Unknown(m)) if m.contains("`9,9,1`")));
+        assert!(matches!(&read[3], Err(ProtocolError::Unknown(m)) if m.contains("`DONE`")));
+        // A new block in place of the open one; a bad command still drops it.
+        let read = read_all(&["SWAP2BOARD", "7,7", "BOARD", "1,1,1", "DONE"]);
+        assert!(
+            matches!(&read[0], Err(ProtocolError::Malformed(m)) if m.starts_with("SWAP2BOARD"))
+        );
+        assert_eq!(
+            read[1],
+            Ok(Command::Board(vec![(Coord { x: 1, y: 1 }, Field::Own)]))
+        );
+        let read = read_all(&["BOARD", "TURN x", "BEGIN"]);
+        assert_eq!(read.len(), 3, "{read:?}");
+        assert!(matches!(&read[1], Err(ProtocolError::Malformed(m)) if m.contains("TURN X,Y")));
+        assert_eq!(read[2], Ok(Command::Begin));
+        // Not a command word: a bad stone, as before.
+        let read = read_all(&["BOARD", "hello", "DONE"]);
+        assert!(matches!(&read[..], [Err(ProtocolError::Malformed(m))] if m.contains("hello")));
+    }
+
+    #[test]
     fn a_line_too_long_is_refused_or_spoils_its_block() {
         let mut reader = CommandReader::new();
         let refused = reader.too_long(70_000).unwrap().response().to_string();
@@ -657,11 +748,11 @@ mod tests {
             "{refused}"
         );
         assert!(refused.contains("65536"), "{refused}");
-        assert!(reader.feed("BOARD").is_none());
+        assert!(reader.feed("BOARD").is_empty());
         assert_eq!(reader.too_long(70_000), None);
         let read = reader.feed("DONE");
         assert!(
-            matches!(&read, Some(Err(ProtocolError::Malformed(m))) if m.starts_with("BOARD: a line of 70000")),
+            matches!(&read[..], [Err(ProtocolError::Malformed(m))] if m.starts_with("BOARD: a line of 70000")),
             "{read:?}"
         );
     }
