@@ -328,3 +328,27 @@ fn play_load_refuses_flags_it_would_ignore() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_brain_that_cannot_start_is_named_briefly() {
+    let program = format!("/nonexistent/{}\u{1b}[2J", "x".repeat(300));
+    let out = gametree(&[
+        "selfplay",
+        "gomoku",
+        "--brain",
+        &program,
+        "--max-moves",
+        "2",
+        "--depth",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let result = text
+        .lines()
+        .find(|line| line.starts_with("result:"))
+        .unwrap_or_else(|| panic!("no result line: {text}"));
+    assert!(result.contains("cannot be started"), "{result}");
+    assert!(result.contains("characters cut"), "{result}");
+    assert!(result.len() < 400, "{} bytes: {result}", result.len());
+    assert!(!result.contains('\u{1b}'), "{result:?}");
+}

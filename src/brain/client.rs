@@ -21,10 +21,12 @@ use crate::config::BrainCommand;
 use crate::engine::clock::{ClockReading, MATCH_GRACE, UNLIMITED_TIME_LEFT};
 use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Player};
-use crate::error::quote;
+use crate::error::{quote, quote_within};
 use crate::games::gomoku::{Cell, Gomoku, Rule};
 use crate::serve::lines::{Input, read_bounded_eager};
 
+/// The longest brain name or program shown in messages and panes, in characters.
+const MAX_NAME_CHARS: usize = 60;
 /// Stones in a row that win in every game of the protocol.
 pub const BRAIN_CONNECT: usize = 5;
 /// Time a brain has to start and answer `START` (brains may load opening books).
@@ -111,6 +113,7 @@ impl BrainPlayer {
                 || program.command.clone(),
                 |n| n.to_string_lossy().into_owned(),
             );
+        let name = quote_within(&name, MAX_NAME_CHARS);
         Self {
             program,
             turn,
@@ -291,7 +294,10 @@ impl BrainPlayer {
             .map_err(|e| {
                 forfeit(
                     &name,
-                    format!("cannot be started (`{}`): {e}", self.program.command),
+                    format!(
+                        "cannot be started (`{}`): {e}",
+                        quote_within(&self.program.command, MAX_NAME_CHARS)
+                    ),
                 )
             })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
@@ -370,10 +376,12 @@ impl BrainPlayer {
                             .filter(|v| !v.is_empty())
                     };
                     if let Some(brain) = get("name") {
-                        self.name = match get("version") {
+                        // Shown in panes and reports: escaped and of a sensible length.
+                        let name = match get("version") {
                             Some(version) => format!("{brain} {version}"),
                             None => brain,
                         };
+                        self.name = quote_within(&name, MAX_NAME_CHARS);
                     }
                     break;
                 }
