@@ -547,7 +547,7 @@ fn end_behind_queued_commands_stops_the_brain_at_once() {
     // another, but END, read while BEGIN is searched, stops it and leaves TURN unsearched.
     let out = serve_open(
         None,
-        "START 15\nINFO thread_num 1\nINFO timeout_turn 1000\nBEGIN\nTURN 0,0\nEND\n",
+        "START 15\nINFO thread_num 1\nINFO timeout_turn 120000\nBEGIN\nTURN 0,0\nEND\n",
     );
     assert_eq!(out, ["OK"]);
     // Two minutes a move: only END stops it within the deadlock guard. Lines before it that

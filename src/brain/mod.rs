@@ -51,9 +51,9 @@ const MAX_THREADS: u64 = 256;
 /// room: a base and a share for each search thread. Measured with a 1 MiB table on START 20
 /// (docs/brain.md, "Time and memory"): about 18 - 27 MiB at peak with one thread over a short
 /// game, 4 - 5 MiB more for each further thread.
-const PROCESS_BASE_MB: u64 = 24;
+const PROCESS_BASE_MB: u64 = 22;
 /// See [`PROCESS_BASE_MB`].
-const PROCESS_THREAD_MB: u64 = 8;
+const PROCESS_THREAD_MB: u64 = 5;
 
 /// The table size in MiB for a brain told `max_memory` bytes (0: no limit) searching on
 /// `threads` threads, with `configured_mb` from its settings: what is left of the allowance
@@ -239,6 +239,8 @@ struct Brain<W: Write> {
     /// `INFO max_memory` in bytes (0: no limit), `None` until told: the table is made once
     /// its size is known (see [`Brain::new_game`]).
     max_memory: Option<u64>,
+    /// Games begun (`START`, `RESTART`).
+    games_started: u32,
     /// Search threads for the next search, once `INFO thread_num` said (the settings'
     /// `threads` until then).
     threads: Option<usize>,
@@ -304,6 +306,7 @@ impl<W: Write> Brain<W> {
             configured_tt_mb: engine.settings.tt_mb,
             configured_threads: engine.settings.threads,
             max_memory: None,
+            games_started: 0,
             threads: None,
             spare: engine.clone(),
             engine: Some(engine),
@@ -430,11 +433,23 @@ impl<W: Write> Brain<W> {
                         self.answer(&thinking, &result)?;
                     }
                     self.send_held()?;
+                    // `max_memory` or `thread_num` came while it thought: the table is
+                    // remade now, after the answer, not in the next move's time.
+                    if !self.ending.ended()
+                        && self
+                            .engine
+                            .as_ref()
+                            .is_some_and(|e| e.settings.tt_mb != self.table_mb())
+                    {
+                        self.prepare_table();
+                    }
                 }
                 Event::Failed => {
                     self.engine = Some(self.spare.clone());
                     self.thinking = None;
-                    self.send(&Response::Error("the search failed".to_string()))?;
+                    if !self.ending.ended() {
+                        self.send(&Response::Error("the search failed".to_string()))?;
+                    }
                     self.send_held()?;
                 }
             }
@@ -574,14 +589,17 @@ impl<W: Write> Brain<W> {
     /// The table is made at once when `max_memory` was told (in this game or before): a
     /// manager usually sends it right after `START`, and a table of the configured size
     /// made before it would take its memory first (`INFO max_memory` makes it then; with
-    /// none ever told, the first search does).
+    /// none told by the first game's search, that search makes it, and `START` or `RESTART`
+    /// from then on).
     fn new_game(&mut self) {
         if let Some(engine) = &mut self.engine {
             engine.new_game();
         }
-        if self.max_memory.is_some() {
+        // A manager that did not say `max_memory` by the second game will not say it.
+        if self.max_memory.is_some() || self.games_started > 0 {
             self.prepare_table();
         }
+        self.games_started = self.games_started.saturating_add(1);
     }
 
     /// The search threads of the next search.
@@ -1129,18 +1147,18 @@ mod tests {
 
     #[test]
     fn max_memory_leaves_the_process_its_own_memory() {
-        // One thread: 32 MiB for the process, the rest for the table.
+        // One thread: 27 MiB for the process, the rest for the table.
         assert_eq!(table_mb_for(0, 64, 1), 64, "0: no limit");
         assert_eq!(table_mb_for(20_000_000, 64, 1), 1, "at least 1 MiB");
         assert_eq!(table_mb_for(1000, 64, 1), 1);
-        assert_eq!(table_mb_for(80 << 20, 64, 1), 48);
-        assert_eq!(table_mb_for(80 << 20, 64, 2), 40, "8 MiB more a thread");
+        assert_eq!(table_mb_for(80 << 20, 64, 1), 53);
+        assert_eq!(table_mb_for(80 << 20, 64, 2), 48, "5 MiB more a thread");
         assert_eq!(
             table_mb_for(350 << 20, 64, 1),
             64,
             "never more than configured"
         );
-        assert_eq!(table_mb_for(350 << 20, 1024, 1), 318);
+        assert_eq!(table_mb_for(350 << 20, 1024, 1), 323);
         assert_eq!(table_mb_for(u64::MAX, 1024, 256), 1024);
 
         let (mut brain, _rx) = test_brain();
@@ -1150,8 +1168,8 @@ mod tests {
         assert_eq!(brain.info(&Info::MaxMemory(20_000_000)), None);
         assert_eq!(brain.table_mb(), 1);
         brain.info(&Info::MaxMemory(40 << 20));
-        assert_eq!(brain.table_mb(), 8.min(configured));
-        brain.info(&Info::ThreadNum(2));
+        assert_eq!(brain.table_mb(), 13.min(configured));
+        brain.info(&Info::ThreadNum(4));
         assert_eq!(brain.table_mb(), 1, "a thread's share more for the process");
         brain.info(&Info::MaxMemory(0));
         assert_eq!(brain.table_mb(), configured);
@@ -1173,6 +1191,14 @@ mod tests {
         // Once told, a new game's table is made at its start, outside any move's time.
         assert_eq!(brain.start(20), Response::Ok);
         assert_eq!(engine(&mut brain).map(|(mb, _)| mb), Some(1));
+        // A manager that has not said it by the second game will not: the table is made at
+        // START from then on, not in the first move's time.
+        let (mut brain, _rx) = test_brain();
+        assert_eq!(brain.start(15), Response::Ok);
+        assert!(engine(&mut brain).is_none());
+        assert_eq!(brain.start(15), Response::Ok);
+        let configured = brain.configured_tt_mb;
+        assert_eq!(engine(&mut brain).map(|(mb, _)| mb), Some(configured));
     }
 
     #[test]
