@@ -50,17 +50,21 @@ fn run_with(depth: Option<u32>, input: &str) -> Vec<String> {
 
 /// Every line the brain writes for exactly `input`.
 fn serve_lines(depth: Option<u32>, input: &str) -> Vec<String> {
-    let (player, options) = engine(depth);
     let input = Cursor::new(input.as_bytes().to_vec());
+    served(depth, input, "the brain did not finish")
+}
+
+/// Every line the brain searching to `depth` writes for `input`; panics with `hang` if it
+/// has not returned within [`DEADLOCK_GUARD`].
+fn served<R: BufRead + Send + 'static>(depth: Option<u32>, input: R, hang: &str) -> Vec<String> {
+    let (player, options) = engine(depth);
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut output = Vec::new();
         let served = serve(player, &options, input, &mut output);
         let _ = tx.send((served.is_ok(), output));
     });
-    let (ok, output) = rx
-        .recv_timeout(DEADLOCK_GUARD)
-        .expect("the brain did not finish");
+    let (ok, output) = rx.recv_timeout(DEADLOCK_GUARD).expect(hang);
     assert!(ok, "serve failed");
     String::from_utf8(output)
         .unwrap()
@@ -90,28 +94,16 @@ impl Read for OpenInput {
 /// Every line the brain writes for `input` with its input left open after it (so that only
 /// `END` can end it), `MESSAGE` lines left out; panics if the brain does not exit.
 fn serve_open(depth: Option<u32>, input: &str) -> Vec<String> {
-    let (player, options) = engine(depth);
     let (keep_open, open) = mpsc::channel::<()>();
     let input = BufReader::new(OpenInput {
         text: Cursor::new(input.as_bytes().to_vec()),
         open,
     });
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut output = Vec::new();
-        let served = serve(player, &options, input, &mut output);
-        let _ = tx.send((served.is_ok(), output));
-    });
-    let (ok, output) = rx
-        .recv_timeout(DEADLOCK_GUARD)
-        .expect("the brain did not exit with its input open");
+    let lines = served(depth, input, "the brain did not exit with its input open");
     drop(keep_open);
-    assert!(ok, "serve failed");
-    String::from_utf8(output)
-        .unwrap()
-        .lines()
+    lines
+        .into_iter()
         .filter(|line| !line.starts_with("MESSAGE"))
-        .map(str::to_string)
         .collect()
 }
 

@@ -15,18 +15,16 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::protocol::{Coord, Field, Info, MAX_LINE_BYTES, Response};
+use super::protocol::{Coord, Field, Info, MAX_LINE_BYTES, Response, shorten};
 use super::{cell_of, coord_of};
 use crate::config::BrainCommand;
 use crate::engine::clock::{ClockReading, MATCH_GRACE, UNLIMITED_TIME_LEFT};
 use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Player};
-use crate::error::{quote, quote_within};
+use crate::error::quote;
 use crate::games::gomoku::{Cell, Gomoku, Rule};
 use crate::serve::lines::{Input, read_bounded_eager};
 
-/// The longest brain name or program shown in messages and panes, in characters.
-const MAX_NAME_CHARS: usize = 60;
 /// Stones in a row that win in every game of the protocol.
 pub const BRAIN_CONNECT: usize = 5;
 /// Time a brain has to start and answer `START` (brains may load opening books).
@@ -113,7 +111,7 @@ impl BrainPlayer {
                 || program.command.clone(),
                 |n| n.to_string_lossy().into_owned(),
             );
-        let name = quote_within(&name, MAX_NAME_CHARS);
+        let name = shorten(&name);
         Self {
             program,
             turn,
@@ -296,7 +294,7 @@ impl BrainPlayer {
                     &name,
                     format!(
                         "cannot be started (`{}`): {e}",
-                        quote_within(&self.program.command, MAX_NAME_CHARS)
+                        shorten(&self.program.command)
                     ),
                 )
             })?;
@@ -381,7 +379,7 @@ impl BrainPlayer {
                             Some(version) => format!("{brain} {version}"),
                             None => brain,
                         };
-                        self.name = quote_within(&name, MAX_NAME_CHARS);
+                        self.name = shorten(&name);
                     }
                     break;
                 }

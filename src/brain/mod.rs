@@ -479,19 +479,14 @@ impl<W: Write> Brain<W> {
 
     fn handle_line_while_thinking(&mut self, line: String) -> std::io::Result<Flow> {
         if !self.reader.in_block() && self.queued.is_empty() {
-            let word = line
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .to_ascii_uppercase();
-            match word.as_str() {
-                "END" => {
+            match protocol::command_word(&line) {
+                Some("END") => {
                     if let Some(thinking) = &self.thinking {
                         thinking.stop.raise();
                     }
                     return Ok(Flow::Exit);
                 }
-                "INFO" => return self.handle_line(&line),
+                Some("INFO") => return self.handle_line(&line),
                 _ => {}
             }
         }

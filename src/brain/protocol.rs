@@ -32,7 +32,7 @@ const COMMAND_WORDS: [&str; 12] = [
 ];
 
 /// The first word of `line`, if it names a command of the protocol (in any case).
-fn command_word(line: &str) -> Option<&'static str> {
+pub(crate) fn command_word(line: &str) -> Option<&'static str> {
     let word = line.split_whitespace().next()?;
     COMMAND_WORDS
         .into_iter()
@@ -496,8 +496,9 @@ fn coord_argument(line: &str, rest: &str, expected: &str) -> Result<Coord, Proto
 
 /// An echoed line made safe and short: control characters (a NUL, a stray carriage return,
 /// escape sequences) written as Rust escapes (`\u{0}`, `\r`), and at most about 60
-/// characters kept, so that an answer is one printable line whatever the line held.
-fn shorten(line: &str) -> String {
+/// characters kept, so that an answer is one printable line whatever the line held (and a
+/// brain's name or program in the client's messages).
+pub(crate) fn shorten(line: &str) -> String {
     quote_within(line, 60)
 }
 
