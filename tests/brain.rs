@@ -791,3 +791,90 @@ fn restart_answers_as_a_freshly_started_brain() {
     assert_eq!(searched(games[1]), first, "after RESTART");
     assert_eq!(searched(games[2]), first, "after START");
 }
+
+/// Input that says `START`, a short turn and `BEGIN`, then `ABOUT` for ever, counting the
+/// bytes it has given.
+struct Flood {
+    head: Cursor<Vec<u8>>,
+    given: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Read for Flood {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut read = self.head.read(buf)?;
+        if read == 0 {
+            for (i, byte) in buf.iter_mut().enumerate() {
+                *byte = b"ABOUT\n"[i % 6];
+            }
+            read = buf.len() - buf.len() % 6;
+        }
+        self.given
+            .fetch_add(read, std::sync::atomic::Ordering::SeqCst);
+        Ok(read)
+    }
+}
+
+/// Output that notes how much input had been read when the move came, and fails once a few
+/// answers after it are out (which ends the brain).
+struct FloodWatch {
+    text: Vec<u8>,
+    given: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    read_at_move: Option<usize>,
+    report: mpsc::Sender<(usize, String)>,
+}
+
+impl Write for FloodWatch {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.text.extend_from_slice(buf);
+        // Whole lines only: a line may come in pieces.
+        let whole = self
+            .text
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |at| at + 1);
+        let text = String::from_utf8_lossy(&self.text[..whole]).into_owned();
+        let answers: Vec<&str> = text
+            .lines()
+            .filter(|line| !line.starts_with("MESSAGE"))
+            .collect();
+        if self.read_at_move.is_none() && answers.len() >= 2 {
+            let read = self.given.load(std::sync::atomic::Ordering::SeqCst);
+            self.read_at_move = Some(read);
+            let _ = self.report.send((read, answers[1].to_string()));
+        }
+        if answers.len() > 5 {
+            return Err(std::io::Error::other("enough"));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_flood_while_thinking_is_not_read_ahead_without_bound() {
+    // 300 ms of reading `ABOUT` lines while the brain thinks: read ahead and queued without
+    // a bound that was tens of megabytes (11 GB over a 5 s turn); now the reader stops once
+    // the waiting lines hold 4 MiB of the backlog (about 60,000 lines, 365 KB of input).
+    let (player, options) = engine(None);
+    let given = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let input = BufReader::new(Flood {
+        head: Cursor::new(b"START 15\nINFO timeout_turn 300\nBEGIN\n".to_vec()),
+        given: std::sync::Arc::clone(&given),
+    });
+    let (report, reported) = mpsc::channel();
+    let output = FloodWatch {
+        text: Vec::new(),
+        given,
+        read_at_move: None,
+        report,
+    };
+    std::thread::spawn(move || {
+        let _ = serve(player, &options, input, output);
+    });
+    let (read, answer) = reported.recv_timeout(DEADLOCK_GUARD).unwrap();
+    assert_eq!(answer, "7,7", "the move comes first");
+    assert!(read < 1_000_000, "{read} bytes read ahead while thinking");
+}

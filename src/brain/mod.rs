@@ -11,7 +11,6 @@
 pub mod client;
 pub mod protocol;
 
-use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -31,6 +30,9 @@ use crate::engine::score;
 use crate::engine::{Game, Player};
 use crate::games::gomoku::{Cell, Gomoku, GomokuOptions, Rule};
 use crate::player::EnginePlayer;
+use crate::serve::lines::{
+    BACKLOG_LIMIT, Backlog, CloseOnDrop, Input, Waiting, line_cost, read_bounded,
+};
 use crate::tournament::entrants::opening_lines;
 use protocol::{Command, CommandReader, Coord, Field, Info, MAX_LINE_BYTES, Response};
 
@@ -124,24 +126,32 @@ where
     let reader_tx = tx.clone();
     let mut brain = Brain::new(engine, options, output, tx);
     let ending = Arc::clone(&brain.ending);
-    std::thread::spawn(move || read_lines(input, &reader_tx, &ending));
+    let backlog = Arc::clone(&brain.backlog);
+    let _close = CloseOnDrop(Arc::clone(&backlog));
+    std::thread::spawn(move || read_lines(input, &reader_tx, &ending, &backlog));
     brain.serve(&rx)
 }
 
 /// Sends every line of `input` (invalid UTF-8 replaced; one over [`MAX_LINE_BYTES`] skipped
 /// and sent as its length), then the end: the reader `serve` uses. An `END` line raises
-/// `ending` before it is sent, ahead of any lines still waiting to be handled.
-fn read_lines<R: BufRead>(input: R, tx: &Sender<Event>, ending: &EndSignal) {
-    use crate::serve::lines::{Input, read_bounded};
-    read_bounded(input, MAX_LINE_BYTES, |input| match input {
-        Input::Line(line) => {
-            if protocol::is_end(&line) {
-                ending.end();
-            }
-            tx.send(Event::Line(line)).is_ok()
+/// `ending` before it is sent, ahead of any lines still waiting to be handled. No line is
+/// read while the `backlog` of unhandled ones is full.
+fn read_lines<R: BufRead>(input: R, tx: &Sender<Event>, ending: &EndSignal, backlog: &Backlog) {
+    read_bounded(input, MAX_LINE_BYTES, |input| {
+        if let Input::Line(line) = &input
+            && protocol::is_end(line)
+        {
+            ending.end();
         }
-        Input::TooLong(length) => tx.send(Event::TooLong(length)).is_ok(),
-        Input::End => tx.send(Event::End).is_ok(),
+        if !backlog.admit(input.cost()) {
+            return false;
+        }
+        let event = match input {
+            Input::Line(line) => Event::Line(line),
+            Input::TooLong(length) => Event::TooLong(length),
+            Input::End => Event::End,
+        };
+        tx.send(event).is_ok()
     });
 }
 
@@ -253,7 +263,10 @@ struct Brain<W: Write> {
     reader: CommandReader,
     thinking: Option<Thinking>,
     /// Lines that came while thinking, answered once the move is out.
-    queued: VecDeque<Pending>,
+    queued: Waiting<Pending>,
+    /// What the input reader has sent and the loop not yet handled (the channel and
+    /// `queued`).
+    backlog: Arc<Backlog>,
     /// Answers to lines handled while thinking (an `INFO`'s error), sent after the move: a
     /// manager reads the first line after `BEGIN` or `TURN` as the move.
     held: Vec<Response>,
@@ -267,6 +280,16 @@ enum Pending {
     Line(String),
     /// A line too long to read: its length.
     TooLong(usize),
+}
+
+impl Pending {
+    /// What it costs in the backlog, as the input it came as.
+    fn cost(&self) -> usize {
+        match self {
+            Pending::Line(line) => line_cost(line.len()),
+            Pending::TooLong(_) => line_cost(0),
+        }
+    }
 }
 
 /// The protocol point of `cell`.
@@ -300,6 +323,7 @@ impl<W: Write> Brain<W> {
             rule: Rule::Freestyle,
             ..options.clone()
         };
+        let backlog = Backlog::new(BACKLOG_LIMIT);
         Self {
             output,
             events,
@@ -316,7 +340,8 @@ impl<W: Write> Brain<W> {
             clock: Clock::default(),
             reader: CommandReader::new(),
             thinking: None,
-            queued: VecDeque::new(),
+            queued: Waiting::new(Arc::clone(&backlog), Pending::cost),
+            backlog,
             held: Vec::new(),
             ending: Arc::default(),
         }
@@ -386,6 +411,11 @@ impl<W: Write> Brain<W> {
                     Err(_) => return Ok(()),
                 },
             };
+            match &event {
+                Event::Line(line) => self.backlog.release(line_cost(line.len())),
+                Event::TooLong(_) => self.backlog.release(line_cost(0)),
+                _ => {}
+            }
             match event {
                 Event::Line(line) => {
                     if self.thinking.is_none() {

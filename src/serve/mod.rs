@@ -12,8 +12,8 @@ pub mod position;
 pub mod request;
 pub mod table;
 
-use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use anyhow::Result;
@@ -25,7 +25,7 @@ use crate::engine::limits::StopFlag;
 use crate::engine::settings::{EngineSettings, FIELDS, FieldKind};
 use crate::flags::EngineFlags;
 use crate::games::{GameKind, GameOptions, Playable};
-use lines::Input;
+use lines::{BACKLOG_LIMIT, Backlog, CloseOnDrop, Input, Waiting};
 use request::{Command, ErrorKind, ProtocolError, Request};
 use table::{Job, Table, line};
 
@@ -280,10 +280,14 @@ where
 {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
-    // Left behind blocked on its read after `quit` (the process is about to exit).
+    let backlog = Backlog::new(BACKLOG_LIMIT);
+    let _close = CloseOnDrop(Arc::clone(&backlog));
+    let reader_backlog = Arc::clone(&backlog);
+    // Left behind blocked on its read after `quit` (the process is about to exit). It reads
+    // no further while the backlog of unhandled lines is full.
     std::thread::spawn(move || {
         lines::read_bounded(input, MAX_LINE, |input| {
-            reader_tx.send(Event::Input(input)).is_ok()
+            reader_backlog.admit(input.cost()) && reader_tx.send(Event::Input(input)).is_ok()
         });
     });
     Server {
@@ -291,7 +295,8 @@ where
         output,
         events: tx,
         running: None,
-        queued: VecDeque::new(),
+        queued: Waiting::new(Arc::clone(&backlog), Input::cost),
+        backlog,
     }
     .run(&rx)
 }
@@ -303,7 +308,10 @@ struct Server<W: Write> {
     running: Option<Running>,
     /// Lines that came while a search ran and had to wait: taken in order once it has
     /// answered ([`Server::drain`]).
-    queued: VecDeque<Input>,
+    queued: Waiting<Input>,
+    /// What the input reader has sent and the loop not yet handled (the channel and
+    /// `queued`).
+    backlog: Arc<Backlog>,
 }
 
 /// Whether the loop goes on.
@@ -336,6 +344,7 @@ impl<W: Write> Server<W> {
             match event {
                 Event::Input(Input::End) => input_ended = true,
                 Event::Input(input) => {
+                    self.backlog.release(input.cost());
                     if self.running.is_none() {
                         if self.input(input)? == Flow::Exit {
                             return Ok(());
