@@ -16,14 +16,25 @@ fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-.}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
+# Paths as given, made absolute: the tournament runs in a directory of its own (below).
+abs() { if [ -e "$1" ]; then realpath "$1"; else echo "$1"; fi; }
+brain_a=$(abs "$2")
+brain_b=$(abs "$3")
 driver=${DRIVER:-}
 if [ -z "$driver" ]; then
   driver="$out/gt-driver-$1"
   cp "$root/target/release/gametree" "$driver"
-  trap 'rm -f "$driver"' EXIT
+  driver_copy=$driver
 fi
+driver=$(abs "$driver")
+# Brains start in a directory of their own: Rapfi reads a config.toml from its working
+# directory, and the repository's (gametree's) made it play at random (wave 47 lost a run).
+here=$(mktemp -d)
+trap 'rm -f "${driver_copy:-}"; rm -rf "$here"' EXIT
+cd "$here"
 "$driver" tournament --game gomoku --games "${GAMES:-60}" --jobs 1 \
   --seed "${SEED:-13}" --openings "$root/examples/gomoku-balanced-openings.txt" \
-  --entrant "name=A,brain=$2,time_ms=${TA:-300},match_ms=${MATCH:-0},tt_mb=64" \
-  --entrant "name=B,brain=$3,time_ms=${TB:-300},match_ms=${MATCH:-0},tt_mb=64" \
+  --entrant "name=A,brain=$brain_a,time_ms=${TA:-300},match_ms=${MATCH:-0},tt_mb=64" \
+  --entrant "name=B,brain=$brain_b,time_ms=${TB:-300},match_ms=${MATCH:-0},tt_mb=64" \
   --games-out "$out/$1.games" > "$out/$1.out" 2>&1
