@@ -12,6 +12,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,7 @@ use crate::engine::limits::StopFlag;
 use crate::engine::{Game, Player};
 use crate::error::quote;
 use crate::games::gomoku::{Cell, Gomoku, Rule};
-use crate::serve::lines::{Input, read_bounded_eager};
+use crate::serve::lines::{BACKLOG_LIMIT, Backlog, Input, read_bounded_eager};
 
 /// Stones in a row that win in every game of the protocol.
 pub const BRAIN_CONNECT: usize = 5;
@@ -89,6 +90,10 @@ struct Running {
     /// Its output: lines, one over [`MAX_LINE_BYTES`] (reported as it passes the limit),
     /// and the end once it closed its output.
     lines: Receiver<Input>,
+    /// The lines read and not yet taken: the reader stops at [`BACKLOG_LIMIT`], so a brain
+    /// that floods its output while nobody waits for it (the other side's turn) blocks on
+    /// its pipe instead of growing this program's memory.
+    backlog: Arc<Backlog>,
     /// The last line it wrote on standard error, sent when that closes (its last words
     /// when it crashes: a usage error, a panic message).
     last_words: Receiver<String>,
@@ -307,9 +312,11 @@ impl BrainPlayer {
             ));
         };
         let (tx, rx) = mpsc::channel();
+        let backlog = Backlog::new(BACKLOG_LIMIT);
+        let reader_backlog = Arc::clone(&backlog);
         std::thread::Builder::new()
             .name("gametree-brain-reader".to_string())
-            .spawn(move || read_output(stdout, &tx))
+            .spawn(move || read_output(stdout, &tx, &reader_backlog))
             .map_err(|e| forfeit(&name, format!("no thread to read its answers: {e}")))?;
         let (words_tx, last_words) = mpsc::channel();
         if let Some(stderr) = child.stderr.take() {
@@ -325,6 +332,7 @@ impl BrainPlayer {
             child,
             stdin,
             lines: rx,
+            backlog,
             last_words,
             size,
             rule,
@@ -519,10 +527,13 @@ impl Running {
                     ),
                 ));
             }
-            match self
+            let input = self
                 .lines
-                .recv_timeout(POLL.min(limit.saturating_sub(waited)))
-            {
+                .recv_timeout(POLL.min(limit.saturating_sub(waited)));
+            if let Ok(input) = &input {
+                self.backlog.release(input.cost());
+            }
+            match input {
                 Ok(Input::Line(line)) => {
                     if line.trim().is_empty() {
                         continue;
@@ -578,6 +589,8 @@ impl Running {
 impl Drop for Running {
     /// `END`, a moment to exit, then kill; the process is always reaped.
     fn drop(&mut self) {
+        // A reader waiting for room goes on and finds nobody listening.
+        self.backlog.close();
         let _ = writeln!(self.stdin, "END").and_then(|()| self.stdin.flush());
         let deadline = Instant::now() + END_GRACE;
         loop {
@@ -654,9 +667,9 @@ fn keep_if_words(line: &mut Vec<u8>, kept: &mut String) {
 /// Sends every line of the brain's output (invalid UTF-8 replaced), then the end. A line
 /// over [`MAX_LINE_BYTES`] is not kept: it is reported as soon as it passes the limit (a
 /// brain that floods its output without a line break loses at once, and memory stays
-/// bounded), and the rest of it skipped.
-fn read_output(stdout: std::process::ChildStdout, tx: &mpsc::Sender<Input>) {
+/// bounded), and the rest of it skipped. No line is read while the `backlog` is full.
+fn read_output(stdout: std::process::ChildStdout, tx: &mpsc::Sender<Input>, backlog: &Backlog) {
     read_bounded_eager(BufReader::new(stdout), MAX_LINE_BYTES, |input| {
-        tx.send(input).is_ok()
+        backlog.admit(input.cost()) && tx.send(input).is_ok()
     });
 }
