@@ -262,8 +262,9 @@ struct Brain<W: Write> {
     clock: Clock,
     reader: CommandReader,
     thinking: Option<Thinking>,
-    /// Lines that came while thinking, answered once the move is out.
-    queued: Waiting<Pending>,
+    /// Lines that came while thinking (a line, or one too long to read), answered once the
+    /// move is out.
+    queued: Waiting<Input>,
     /// What the input reader has sent and the loop not yet handled (the channel and
     /// `queued`).
     backlog: Arc<Backlog>,
@@ -272,24 +273,6 @@ struct Brain<W: Write> {
     held: Vec<Response>,
     /// Raised by the input reader when it reads `END`.
     ending: Arc<EndSignal>,
-}
-
-/// A line that came while thinking, to be handled after the move.
-#[derive(Debug)]
-enum Pending {
-    Line(String),
-    /// A line too long to read: its length.
-    TooLong(usize),
-}
-
-impl Pending {
-    /// What it costs in the backlog, as the input it came as.
-    fn cost(&self) -> usize {
-        match self {
-            Pending::Line(line) => line_cost(line.len()),
-            Pending::TooLong(_) => line_cost(0),
-        }
-    }
 }
 
 /// The protocol point of `cell`.
@@ -340,7 +323,7 @@ impl<W: Write> Brain<W> {
             clock: Clock::default(),
             reader: CommandReader::new(),
             thinking: None,
-            queued: Waiting::new(Arc::clone(&backlog), Pending::cost),
+            queued: Waiting::new(Arc::clone(&backlog), Input::cost),
             backlog,
             held: Vec::new(),
             ending: Arc::default(),
@@ -380,8 +363,10 @@ impl<W: Write> Brain<W> {
                     break;
                 };
                 let flow = match pending {
-                    Pending::Line(line) => self.handle_line(&line)?,
-                    Pending::TooLong(length) => self.handle_too_long(length)?,
+                    Input::Line(line) => self.handle_line(&line)?,
+                    Input::TooLong(length) => self.handle_too_long(length)?,
+                    // Never queued: the end of the input is an event of its own.
+                    Input::End => Flow::Continue,
                 };
                 if flow == Flow::Exit {
                     return Ok(());
@@ -430,7 +415,7 @@ impl<W: Write> Brain<W> {
                     if self.thinking.is_none() {
                         self.handle_too_long(length)?;
                     } else {
-                        self.queued.push_back(Pending::TooLong(length));
+                        self.queued.push_back(Input::TooLong(length));
                     }
                 }
                 Event::End if self.queued.is_empty() => {
@@ -520,7 +505,7 @@ impl<W: Write> Brain<W> {
                 _ => {}
             }
         }
-        self.queued.push_back(Pending::Line(line));
+        self.queued.push_back(Input::Line(line));
         Ok(Flow::Continue)
     }
 
