@@ -434,7 +434,7 @@ impl Search {
     /// The line of a proven win from `game` (attacker to move): the attacker's moves from
     /// the table and the defender's first defence, up to and including the five.
     fn line(&self, game: &Gomoku) -> Vec<Cell> {
-        let mut position = game.clone();
+        let mut position = game.lean_copy();
         let mut line = Vec::new();
         let mut replies = Vec::new();
         while line.len() < MAX_CELLS {
@@ -805,7 +805,7 @@ impl Gomoku {
         }
         let deepest = limits.depth;
         let mut search = Search::new(kind, limits, self.stones_played());
-        let mut position = self.clone();
+        let mut position = self.lean_copy();
         // Iterative deepening: the shortest win is found first, and shallow failures are
         // remembered for the deeper passes.
         for depth in 1..=deepest {
@@ -898,7 +898,7 @@ impl Gomoku {
 impl Gomoku {
     /// The same position with the other side to move (a pass): what the opponent threatens.
     fn passed(&self) -> Self {
-        let mut game = self.clone();
+        let mut game = self.lean_copy();
         game.to_move = game.to_move.other();
         game.hash ^= super::KEYS[super::SIDE_KEY];
         game
@@ -960,7 +960,7 @@ impl Gomoku {
             }
         }
         let each = nodes.saturating_sub(spent) / moves.len().max(1) as u64;
-        let mut position = self.clone();
+        let mut position = self.lean_copy();
         let defences: Vec<Cell> = moves
             .into_iter()
             .filter(|&m| {
