@@ -896,7 +896,8 @@ impl Gomoku {
 }
 
 impl Gomoku {
-    /// The same position with the other side to move (a pass): what the opponent threatens.
+    /// The same position with the other side to move (a pass), as a [`Gomoku::lean_copy`]
+    /// for the threat searches: what the opponent threatens.
     fn passed(&self) -> Self {
         let mut game = self.lean_copy();
         game.to_move = game.to_move.other();
