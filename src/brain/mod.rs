@@ -30,9 +30,7 @@ use crate::engine::score;
 use crate::engine::{Game, Player};
 use crate::games::gomoku::{Cell, Gomoku, GomokuOptions, Rule};
 use crate::player::EnginePlayer;
-use crate::serve::lines::{
-    BACKLOG_LIMIT, Backlog, CloseOnDrop, Input, Waiting, line_cost, read_bounded,
-};
+use crate::serve::lines::{BACKLOG_LIMIT, Backlog, CloseOnDrop, Input, Waiting, read_bounded};
 use crate::tournament::entrants::opening_lines;
 use protocol::{Command, CommandReader, Coord, Field, Info, MAX_LINE_BYTES, Response};
 
@@ -143,15 +141,7 @@ fn read_lines<R: BufRead>(input: R, tx: &Sender<Event>, ending: &EndSignal, back
         {
             ending.end();
         }
-        if !backlog.admit(input.cost()) {
-            return false;
-        }
-        let event = match input {
-            Input::Line(line) => Event::Line(line),
-            Input::TooLong(length) => Event::TooLong(length),
-            Input::End => Event::End,
-        };
-        tx.send(event).is_ok()
+        backlog.admit(input.cost()) && tx.send(Event::Input(input)).is_ok()
     });
 }
 
@@ -200,12 +190,9 @@ impl EndSignal {
 
 /// What the brain's loop waits for.
 enum Event {
-    /// A line of input.
-    Line(String),
-    /// A line longer than [`MAX_LINE_BYTES`], skipped: its length in bytes.
-    TooLong(usize),
-    /// The input ended (or could no longer be read).
-    End,
+    /// What the input reader read: a line, one longer than [`MAX_LINE_BYTES`] (skipped: its
+    /// length in bytes), or the end of the input (or that it could no longer be read).
+    Input(Input),
     /// The search's progress: the best line so far.
     Progress(SearchResult<Cell>),
     /// The search finished: the engine comes back with its answer.
@@ -396,13 +383,11 @@ impl<W: Write> Brain<W> {
                     Err(_) => return Ok(()),
                 },
             };
-            match &event {
-                Event::Line(line) => self.backlog.release(line_cost(line.len())),
-                Event::TooLong(_) => self.backlog.release(line_cost(0)),
-                _ => {}
+            if let Event::Input(input) = &event {
+                self.backlog.release(input.cost());
             }
             match event {
-                Event::Line(line) => {
+                Event::Input(Input::Line(line)) => {
                     if self.thinking.is_none() {
                         if self.handle_line(&line)? == Flow::Exit {
                             return Ok(());
@@ -411,14 +396,14 @@ impl<W: Write> Brain<W> {
                         return Ok(());
                     }
                 }
-                Event::TooLong(length) => {
+                Event::Input(Input::TooLong(length)) => {
                     if self.thinking.is_none() {
                         self.handle_too_long(length)?;
                     } else {
                         self.queued.push_back(Input::TooLong(length));
                     }
                 }
-                Event::End if self.queued.is_empty() => {
+                Event::Input(Input::End) if self.queued.is_empty() => {
                     // Nothing more will come: the move found so far, at once, is the last
                     // answer (unheard if the manager is gone, so a failed write is fine).
                     if let Some((thinking, result)) = self.stop_thinking(events)
@@ -429,7 +414,7 @@ impl<W: Write> Brain<W> {
                     let _ = self.send_held();
                     return Ok(());
                 }
-                Event::End => {
+                Event::Input(Input::End) => {
                     // A script piped in: its commands are all here. Answer them in order,
                     // each search within its time, then stop.
                     input_ended = true;

@@ -172,7 +172,7 @@ pub const BACKLOG_LIMIT: usize = 4 << 20;
 const LINE_OVERHEAD: usize = 64;
 
 /// What a waiting line of `bytes` costs against [`BACKLOG_LIMIT`] (a skipped line: 0).
-pub fn line_cost(bytes: usize) -> usize {
+fn line_cost(bytes: usize) -> usize {
     bytes + LINE_OVERHEAD
 }
 
