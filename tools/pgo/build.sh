@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A profile-guided build of gametree and pbrain-gametree: the same program and the same
-# search trees as `cargo build --release`, 15 - 20 % faster in Gomoku searches
+# search trees as `cargo build --release`, 8 - 20 % faster in Gomoku searches
 # (docs/performance.md, "Wave 49"). Three steps: an instrumented build, a training run
 # (the bench suite and a few short Gomoku self-play games), and a build that lays the code
 # out by the profile. The binaries land in target/pgo/release/.
