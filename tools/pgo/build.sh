@@ -40,8 +40,9 @@ for moves in "h8 i9 g7" "h8 h9 j8" "g7 i9 h8 h10"; do
 done
 "$gen" selfplay gomoku --size 20 --moves "k10 l11 j9" --time-ms 100 --threads 1 --seed 5 \
     --max-moves 60 > /dev/null
-# The brain's own front end, one short game through the protocol.
-printf 'START 15\nINFO timeout_turn 200\nBEGIN\nTURN 6,6\nTURN 8,8\nEND\n' \
+# The brain's own front end, a few moves through the protocol (no END: the brain hears it
+# at once and would play no more; the end of the input answers every command first).
+printf 'START 15\nINFO timeout_turn 200\nBEGIN\nTURN 6,6\nTURN 8,8\n' \
     | target/pgo-gen/release/pbrain-gametree > /dev/null
 "$profdata" merge -o "$work/merged.profdata" "$raw"
 
