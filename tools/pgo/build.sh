@@ -52,8 +52,11 @@ RUSTFLAGS="-Cprofile-use=$(pwd)/$work/merged.profdata" cargo build --release \
 
 # The profile changes the code's layout, never what it computes: the bench's node
 # signature must be the plain build's.
-expected=$(cargo run --release --quiet -- bench --json | tail -n 1 | sed 's/.*"signature":\([0-9]*\).*/\1/')
-got=$(target/pgo/release/gametree bench --json | tail -n 1 | sed 's/.*"signature":\([0-9]*\).*/\1/')
+signature() {
+    "$@" bench --json | tail -n 1 | sed 's/.*"signature":\([0-9]*\).*/\1/'
+}
+expected=$(signature cargo run --release --quiet --)
+got=$(signature target/pgo/release/gametree)
 if [[ "$got" != "$expected" ]]; then
     echo "tools/pgo/build.sh: bench signature $got, expected $expected" >&2
     exit 1
