@@ -24,6 +24,7 @@ use rand::{Rng, SeedableRng};
 use crate::cli::EngineFlags;
 use crate::config::Config;
 use crate::engine::clock::Clock;
+use crate::engine::job_thread::JobThread;
 use crate::engine::limits::StopFlag;
 use crate::engine::result::SearchResult;
 use crate::engine::score;
@@ -229,6 +230,8 @@ struct Brain<W: Write> {
     engine: Option<EnginePlayer<Gomoku>>,
     /// A fresh copy, should a search thread panic and lose the engine.
     spare: EnginePlayer<Gomoku>,
+    /// Where searches run, one at a time: one thread for the brain's life.
+    searcher: JobThread,
     /// The table size the settings asked for, before `max_memory` caps it.
     configured_tt_mb: usize,
     /// The settings' search threads (0: one per core).
@@ -303,6 +306,7 @@ impl<W: Write> Brain<W> {
             games_started: 0,
             threads: None,
             spare: engine.clone(),
+            searcher: JobThread::new("brain-search"),
             engine: Some(engine),
             options,
             game: None,
@@ -933,21 +937,19 @@ impl<W: Write> Brain<W> {
         }
         let thread_stop = stop.clone();
         let events = self.events.clone();
-        let spawned = std::thread::Builder::new()
-            .name("brain-search".to_string())
-            .spawn(move || {
-                let progress_events = events.clone();
-                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let result = engine.think(&game, &thread_stop, &mut |progress| {
-                        let _ = progress_events.send(Event::Progress(progress.clone()));
-                    });
-                    (engine, result)
-                }));
-                let _ = events.send(match searched {
-                    Ok((engine, result)) => Event::Done(Box::new(engine), result),
-                    Err(_) => Event::Failed,
+        let spawned = self.searcher.run(move || {
+            let progress_events = events.clone();
+            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let result = engine.think(&game, &thread_stop, &mut |progress| {
+                    let _ = progress_events.send(Event::Progress(progress.clone()));
                 });
+                (engine, result)
+            }));
+            let _ = events.send(match searched {
+                Ok((engine, result)) => Event::Done(Box::new(engine), result),
+                Err(_) => Event::Failed,
             });
+        });
         if spawned.is_err() {
             self.engine = Some(self.spare.clone());
             return Some(Response::Error(

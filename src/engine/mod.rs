@@ -16,6 +16,7 @@
 pub mod api;
 pub mod clock;
 pub mod full;
+pub mod job_thread;
 pub mod limits;
 pub mod memory;
 pub mod ordering;

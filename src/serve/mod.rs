@@ -1,8 +1,9 @@
 //! `gametree serve`: a machine interface for every game, JSON lines on stdin/stdout, as UCI
 //! is for chess (docs/protocol.md). A fourth front end beside the command line, the TUI and
 //! the Gomocup brain, with the brain's shape: input is read on a thread of its own
-//! ([`lines`], which never holds more than [`MAX_LINE`] bytes of a line), searches run on a
-//! worker that `stop` ends at once, and everything else is answered on the spot.
+//! ([`lines`], which never holds more than [`MAX_LINE`] bytes of a line), searches run one at a
+//! time on a worker thread kept for the server's life ([`JobThread`]) that `stop` ends at
+//! once, and everything else is answered on the spot.
 //!
 //! [`Core`] answers requests (and is driven in-process by tests); [`serve`] is the loop
 //! around it that owns the threads.
@@ -21,6 +22,7 @@ use clap::Args;
 use serde_json::{Map, Value, json};
 
 use crate::config::Config;
+use crate::engine::job_thread::JobThread;
 use crate::engine::limits::StopFlag;
 use crate::engine::settings::{EngineSettings, FIELDS, FieldKind};
 use crate::flags::EngineFlags;
@@ -295,6 +297,7 @@ where
         output,
         events: tx,
         running: None,
+        searcher: JobThread::new("serve-search"),
         queued: Waiting::new(Arc::clone(&backlog), Input::cost),
         backlog,
     }
@@ -306,6 +309,8 @@ struct Server<W: Write> {
     output: W,
     events: Sender<Event>,
     running: Option<Running>,
+    /// Where searches run, one at a time: one thread for the server's life.
+    searcher: JobThread,
     /// Lines that came while a search ran and had to wait: taken in order once it has
     /// answered ([`Server::drain`]).
     queued: Waiting<Input>,
@@ -511,20 +516,18 @@ impl<W: Write> Server<W> {
         let stop = StopFlag::new();
         let thread_stop = stop.clone();
         let events = self.events.clone();
-        let spawned = std::thread::Builder::new()
-            .name("serve-search".to_string())
-            .spawn(move || {
-                let progress = events.clone();
-                let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    job(&thread_stop, &mut |text| {
-                        let _ = progress.send(Event::Progress(text));
-                    })
-                }));
-                let _ = events.send(match answered {
-                    Ok(text) => Event::Done(text),
-                    Err(_) => Event::Failed,
-                });
+        let spawned = self.searcher.run(move || {
+            let progress = events.clone();
+            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                job(&thread_stop, &mut |text| {
+                    let _ = progress.send(Event::Progress(text));
+                })
+            }));
+            let _ = events.send(match answered {
+                Ok(text) => Event::Done(text),
+                Err(_) => Event::Failed,
             });
+        });
         if spawned.is_err() {
             let _ = self.events.send(Event::Failed);
         }

@@ -1,0 +1,127 @@
+//! One long-lived thread that runs searches one after another, for the front ends that take
+//! requests one at a time (the Gomocup brain, `serve`).
+//!
+//! A thread kept across searches keeps what its game keeps per thread: Gomoku's 4 MiB cache
+//! of line shapes stays warm from one move to the next, and is allocated once rather than
+//! once a move (a thread per search made the process's memory grow in 4 MiB steps as the
+//! allocator's per-thread arenas kept the freed caches; docs/performance.md, "Wave 49").
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::{self, Sender};
+
+/// A job: it reports its own result (through a channel it captured).
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Runs jobs on one named thread, started at the first job. A job that panics does not end
+/// the thread (the panic is caught after the job's own handling); should the thread be gone
+/// anyway, the next job starts a new one. Dropping the handle lets the thread end after its
+/// current job, without waiting for it.
+pub struct JobThread {
+    name: String,
+    jobs: Option<Sender<Job>>,
+}
+
+impl JobThread {
+    /// A handle whose thread, named `name`, starts with the first job.
+    pub fn new(name: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            jobs: None,
+        }
+    }
+
+    /// Queues `job` behind any job still running. Fails only when no thread could be
+    /// started; the job is then dropped unrun.
+    pub fn run(&mut self, job: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+        let job: Job = Box::new(job);
+        let job = match &self.jobs {
+            Some(jobs) => match jobs.send(job) {
+                Ok(()) => return Ok(()),
+                Err(returned) => returned.0,
+            },
+            None => job,
+        };
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name(self.name.clone())
+            .spawn(move || {
+                for job in queue {
+                    let _ = catch_unwind(AssertUnwindSafe(job));
+                }
+            })?;
+        // The thread holds the receiver until this sender is dropped, so this cannot fail.
+        let sent = jobs.send(job);
+        self.jobs = Some(jobs);
+        sent.map_err(|_| std::io::Error::other("the search thread ended at its start"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        static RUNS: Cell<u32> = const { Cell::new(0) };
+    }
+
+    /// Runs `job` on `thread` and waits for what it sends back.
+    fn ask<T: Send + 'static>(
+        thread: &mut JobThread,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let (tx, rx) = mpsc::channel();
+        thread
+            .run(move || {
+                let _ = tx.send(job());
+            })
+            .ok()?;
+        rx.recv().ok()
+    }
+
+    fn count_run() -> (std::thread::ThreadId, u32) {
+        let runs = RUNS.with(|runs| {
+            runs.set(runs.get() + 1);
+            runs.get()
+        });
+        (std::thread::current().id(), runs)
+    }
+
+    #[test]
+    fn jobs_share_one_thread_and_its_thread_locals() {
+        let mut thread = JobThread::new("test-jobs");
+        let first = ask(&mut thread, count_run);
+        let second = ask(&mut thread, count_run);
+        let (Some(first), Some(second)) = (first, second) else {
+            panic!("a job did not answer: {first:?} {second:?}");
+        };
+        assert_eq!(first.0, second.0, "both jobs ran on the same thread");
+        assert_ne!(first.0, std::thread::current().id());
+        assert_eq!(
+            (first.1, second.1),
+            (1, 2),
+            "the thread-local survived the first job"
+        );
+        let name = ask(&mut thread, || {
+            std::thread::current().name().map(str::to_string)
+        });
+        assert_eq!(name, Some(Some("test-jobs".to_string())));
+    }
+
+    #[test]
+    fn a_panicking_job_leaves_the_thread_running() {
+        let mut thread = JobThread::new("test-panics");
+        let before = ask(&mut thread, count_run);
+        let panicked: Option<()> = ask(&mut thread, || panic!("a job's panic, on purpose"));
+        assert_eq!(panicked, None, "the panicking job sent nothing");
+        let after = ask(&mut thread, count_run);
+        let (Some(before), Some(after)) = (before, after) else {
+            panic!("a job did not answer: {before:?} {after:?}");
+        };
+        assert_eq!(
+            before.0, after.0,
+            "the same thread ran the job after the panic"
+        );
+        assert_eq!(after.1, before.1 + 1);
+    }
+}
