@@ -9,8 +9,8 @@
 //! classified once per process.
 
 use std::cell::RefCell;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::engine::memory::prefetch;
 
@@ -286,7 +286,9 @@ impl ShapeTable {
     /// (stones, length, `connect` and rule), so a hit is exact.
     pub fn both_line_shapes(&self, black: u32, white: u32, len: u32) -> LineShapes {
         let key = self.line_key(black, white, len);
-        LINE_CACHE.with_borrow_mut(|cache| self.cached_line_shapes(cache, key, [black, white, len]))
+        LINE_CACHE.with_borrow_mut(|cache| {
+            self.cached_line_shapes(&mut cache.0, key, [black, white, len])
+        })
     }
 
     /// [`ShapeTable::both_line_shapes`] of the four lines through a point (each `[black,
@@ -294,7 +296,7 @@ impl ShapeTable {
     /// first is read, so that their memory latencies overlap instead of adding up.
     pub fn four_line_shapes(&self, lines: [[u32; 3]; 4]) -> [LineShapes; 4] {
         let keys = lines.map(|[black, white, len]| self.line_key(black, white, len));
-        LINE_CACHE.with_borrow_mut(|cache| {
+        LINE_CACHE.with_borrow_mut(|LineCache(cache)| {
             for &(_, slot) in &keys {
                 if let Some(entry) = cache.get(slot) {
                     prefetch(entry);
@@ -482,9 +484,43 @@ struct LineEntry {
 
 thread_local! {
     /// Recent lines and their counts, by a hash of the line (see
-    /// [`ShapeTable::both_line_shapes`]); allocated on a thread's first use.
-    static LINE_CACHE: RefCell<Box<[LineEntry]>> =
-        RefCell::new(vec![LineEntry::default(); 1 << LINE_CACHE_BITS].into_boxed_slice());
+    /// [`ShapeTable::both_line_shapes`]); taken on a thread's first use.
+    static LINE_CACHE: RefCell<LineCache> = RefCell::new(LineCache::take());
+}
+
+/// The line caches of threads that have ended, for the next threads to take up: a search
+/// on several threads starts its helpers afresh at every move, and they then begin with
+/// a warm cache instead of 4 MB to allocate, zero and fill (and the process's memory stays
+/// at its most threads' caches at once, where freed ones piled up in the allocator's
+/// per-thread arenas). A key is the whole line, so an entry is right in any game.
+static SPARE_LINE_CACHES: Mutex<Vec<Box<[LineEntry]>>> = Mutex::new(Vec::new());
+
+/// One thread's line cache, given back to [`SPARE_LINE_CACHES`] when the thread ends.
+struct LineCache(Box<[LineEntry]>);
+
+impl LineCache {
+    /// A spare cache, or a new one.
+    fn take() -> Self {
+        let spare = SPARE_LINE_CACHES
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        Self(
+            spare.unwrap_or_else(|| {
+                vec![LineEntry::default(); 1 << LINE_CACHE_BITS].into_boxed_slice()
+            }),
+        )
+    }
+}
+
+impl Drop for LineCache {
+    fn drop(&mut self) {
+        let cache = std::mem::take(&mut self.0);
+        SPARE_LINE_CACHES
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(cache);
+    }
 }
 
 /// One count of `shape` in the packed 8-bit lanes of [`ShapeTable::line_counts`].
