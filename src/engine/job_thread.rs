@@ -4,7 +4,7 @@
 //! A thread kept across searches keeps what its game keeps per thread: Gomoku's 4 MiB cache
 //! of line shapes stays warm from one move to the next, and is allocated once rather than
 //! once a move (a thread per search made the process's memory grow in 4 MiB steps as the
-//! allocator's per-thread arenas kept the freed caches; docs/performance.md, "Wave 49").
+//! allocator's per-thread arenas kept the freed caches; docs/performance.md, "Wave 50").
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Sender};

@@ -495,6 +495,14 @@ thread_local! {
 /// per-thread arenas). A key is the whole line, so an entry is right in any game.
 static SPARE_LINE_CACHES: Mutex<Vec<Box<[LineEntry]>>> = Mutex::new(Vec::new());
 
+/// How many line caches of ended threads wait to be taken up (`tests/line_cache.rs`).
+pub fn spare_line_caches() -> usize {
+    SPARE_LINE_CACHES
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .len()
+}
+
 /// One thread's line cache, given back to [`SPARE_LINE_CACHES`] when the thread ends.
 struct LineCache(Box<[LineEntry]>);
 
