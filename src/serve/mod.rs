@@ -2,8 +2,8 @@
 //! is for chess (docs/protocol.md). A fourth front end beside the command line, the TUI and
 //! the Gomocup brain, with the brain's shape: input is read on a thread of its own
 //! ([`lines`], which never holds more than [`MAX_LINE`] bytes of a line), searches run one at a
-//! time on a worker thread kept for the server's life ([`JobThread`]) that `stop` ends at
-//! once, and everything else is answered on the spot.
+//! time on a worker thread kept for the server's life ([`JobThread`]), `stop` ends the one
+//! under way at once, and everything else is answered on the spot.
 //!
 //! [`Core`] answers requests (and is driven in-process by tests); [`serve`] is the loop
 //! around it that owns the threads.
