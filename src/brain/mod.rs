@@ -937,14 +937,14 @@ impl<W: Write> Brain<W> {
         }
         let thread_stop = stop.clone();
         let events = self.events.clone();
-        let spawned = self.searcher.run(move || {
-            let progress_events = events.clone();
-            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let result = engine.think(&game, &thread_stop, &mut |progress| {
-                    let _ = progress_events.send(Event::Progress(progress.clone()));
-                });
-                (engine, result)
-            }));
+        let progress_events = events.clone();
+        let search = move || {
+            let result = engine.think(&game, &thread_stop, &mut |progress| {
+                let _ = progress_events.send(Event::Progress(progress.clone()));
+            });
+            (engine, result)
+        };
+        let spawned = self.searcher.run(search, move |searched| {
             let _ = events.send(match searched {
                 Ok((engine, result)) => Event::Done(Box::new(engine), result),
                 Err(_) => Event::Failed,

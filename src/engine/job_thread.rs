@@ -9,13 +9,13 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Sender};
 
-/// A job: it reports its own result (through a channel it captured).
+/// A job with what hears its answer, as the thread runs it.
 type Job = Box<dyn FnOnce() + Send>;
 
 /// Runs jobs on one named thread, started at the first job. A job that panics does not end
-/// the thread (the panic is caught after the job's own handling); should the thread be gone
-/// anyway, the next job starts a new one. Dropping the handle lets the thread end after its
-/// current job, without waiting for it.
+/// the thread: its panic is caught and handed to the job's `answer`; should the thread be
+/// gone anyway, the next job starts a new one. Dropping the handle lets the thread end
+/// after its current job, without waiting for it.
 pub struct JobThread {
     name: String,
     jobs: Option<Sender<Job>>,
@@ -30,10 +30,15 @@ impl JobThread {
         }
     }
 
-    /// Queues `job` behind any job still running. Fails only when no thread could be
-    /// started; the job is then dropped unrun.
-    pub fn run(&mut self, job: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
-        let job: Job = Box::new(job);
+    /// Queues `job` behind any job still running; on the thread, `answer` hears what the
+    /// job returned, or `Err` with its panic. Fails only when no thread could be started;
+    /// the job is then dropped unrun and `answer` is not called.
+    pub fn run<T>(
+        &mut self,
+        job: impl FnOnce() -> T + Send + 'static,
+        answer: impl FnOnce(std::thread::Result<T>) + Send + 'static,
+    ) -> std::io::Result<()> {
+        let job: Job = Box::new(move || answer(catch_unwind(AssertUnwindSafe(job))));
         let job = match &self.jobs {
             Some(jobs) => match jobs.send(job) {
                 Ok(()) => return Ok(()),
@@ -46,6 +51,7 @@ impl JobThread {
             .name(self.name.clone())
             .spawn(move || {
                 for job in queue {
+                    // Only an `answer` that panicked gets here: the thread goes on.
                     let _ = catch_unwind(AssertUnwindSafe(job));
                 }
             })?;
@@ -65,18 +71,18 @@ mod tests {
         static RUNS: Cell<u32> = const { Cell::new(0) };
     }
 
-    /// Runs `job` on `thread` and waits for what it sends back.
+    /// Runs `job` on `thread` and waits for its answer: `Err("panicked")` when it
+    /// panicked, `Err("no answer")` when nothing came back.
     fn ask<T: Send + 'static>(
         thread: &mut JobThread,
         job: impl FnOnce() -> T + Send + 'static,
-    ) -> Option<T> {
+    ) -> Result<T, &'static str> {
         let (tx, rx) = mpsc::channel();
-        thread
-            .run(move || {
-                let _ = tx.send(job());
-            })
-            .ok()?;
-        rx.recv().ok()
+        let started = thread.run(job, move |answer| {
+            let _ = tx.send(answer.map_err(|_| "panicked"));
+        });
+        started.map_err(|_| "no answer")?;
+        rx.recv().unwrap_or(Err("no answer"))
     }
 
     fn count_run() -> (std::thread::ThreadId, u32) {
@@ -90,8 +96,8 @@ mod tests {
     #[test]
     fn jobs_share_one_thread_and_its_thread_locals() {
         let mut thread = JobThread::new("test-jobs");
-        let first = ask(&mut thread, count_run);
-        let second = ask(&mut thread, count_run);
+        let first = ask(&mut thread, count_run).ok();
+        let second = ask(&mut thread, count_run).ok();
         let (Some(first), Some(second)) = (first, second) else {
             panic!("a job did not answer: {first:?} {second:?}");
         };
@@ -105,16 +111,16 @@ mod tests {
         let name = ask(&mut thread, || {
             std::thread::current().name().map(str::to_string)
         });
-        assert_eq!(name, Some(Some("test-jobs".to_string())));
+        assert_eq!(name, Ok(Some("test-jobs".to_string())));
     }
 
     #[test]
     fn a_panicking_job_leaves_the_thread_running() {
         let mut thread = JobThread::new("test-panics");
-        let before = ask(&mut thread, count_run);
-        let panicked: Option<()> = ask(&mut thread, || panic!("a job's panic, on purpose"));
-        assert_eq!(panicked, None, "the panicking job sent nothing");
-        let after = ask(&mut thread, count_run);
+        let before = ask(&mut thread, count_run).ok();
+        let panicked: Result<(), _> = ask(&mut thread, || panic!("a job's panic, on purpose"));
+        assert_eq!(panicked, Err("panicked"), "the answer heard the panic");
+        let after = ask(&mut thread, count_run).ok();
         let (Some(before), Some(after)) = (before, after) else {
             panic!("a job did not answer: {before:?} {after:?}");
         };

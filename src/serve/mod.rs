@@ -516,13 +516,13 @@ impl<W: Write> Server<W> {
         let stop = StopFlag::new();
         let thread_stop = stop.clone();
         let events = self.events.clone();
-        let spawned = self.searcher.run(move || {
-            let progress = events.clone();
-            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                job(&thread_stop, &mut |text| {
-                    let _ = progress.send(Event::Progress(text));
-                })
-            }));
+        let progress = events.clone();
+        let search = move || {
+            job(&thread_stop, &mut |text| {
+                let _ = progress.send(Event::Progress(text));
+            })
+        };
+        let spawned = self.searcher.run(search, move |answered| {
             let _ = events.send(match answered {
                 Ok(text) => Event::Done(text),
                 Err(_) => Event::Failed,
