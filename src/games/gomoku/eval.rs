@@ -77,7 +77,7 @@ impl PatternCounts {
     fn from_lanes(lanes: u128) -> Self {
         let mut counts = [0u16; 8];
         for (i, count) in counts.iter_mut().enumerate() {
-            *count = (lanes >> (16 * i)) as u16;
+            *count = (lanes >> super::wide_lane(i)) as u16;
         }
         Self { counts }
     }
