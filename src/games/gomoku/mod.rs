@@ -460,26 +460,41 @@ impl Gomoku {
         }
     }
 
-    /// Line `index`'s shapes are now `fresh`: the board's totals follow.
+    /// The four lines `through` a stone now have the shapes `fresh`: the board's totals
+    /// follow. Each line's 8-bit lanes are summed before they are widened (a lane counts
+    /// at most a line's 20 points, so four lines' sums stay below 256): two widenings per
+    /// player and total instead of eight.
     #[inline]
-    fn set_line_shapes(&mut self, index: usize, fresh: LineShapes) {
-        let line = &mut self.lines[index];
-        for (p, (&new, &old)) in fresh.points.iter().zip(&line.shapes.points).enumerate() {
+    fn set_line_shapes(&mut self, through: &[(usize, u32); 4], fresh: [LineShapes; 4]) {
+        let (mut counts, mut points) = ([[0u64; 2]; 2], [[0u64; 2]; 2]);
+        for (&(index, _), fresh) in through.iter().zip(fresh) {
+            let line = &mut self.lines[index];
+            let bit = 1u128 << index;
+            for p in 0..2 {
+                let (new, old) = (fresh.counts[p], line.shapes.counts[p]);
+                counts[p][0] += new;
+                counts[p][1] += old;
+                points[p][0] += fresh.points[p];
+                points[p][1] += line.shapes.points[p];
+                if new != old {
+                    let (four, three) = (new & threat::HAS_FOUR != 0, new & threat::HAS_THREE != 0);
+                    self.four_lines[p] = self.four_lines[p] & !bit | u128::from(four) << index;
+                    self.three_lines[p] =
+                        self.three_lines[p] & !bit | u128::from(four || three) << index;
+                }
+            }
+            line.shapes = fresh;
+        }
+        for p in 0..2 {
+            let [new, old] = counts[p];
             if new != old {
-                self.point_totals[p] = self.point_totals[p] - widen(old) + widen(new);
+                self.totals[p] = self.totals[p] + widen(new) - widen(old);
+            }
+            let [new, old] = points[p];
+            if new != old {
+                self.point_totals[p] = self.point_totals[p] + widen(new) - widen(old);
             }
         }
-        let bit = 1u128 << index;
-        for (p, (&new, &old)) in fresh.counts.iter().zip(&line.shapes.counts).enumerate() {
-            if new != old {
-                self.totals[p] = self.totals[p] - widen(old) + widen(new);
-                let (four, three) = (new & threat::HAS_FOUR != 0, new & threat::HAS_THREE != 0);
-                self.four_lines[p] = self.four_lines[p] & !bit | u128::from(four) << index;
-                self.three_lines[p] =
-                    self.three_lines[p] & !bit | u128::from(four || three) << index;
-            }
-        }
-        line.shapes = fresh;
     }
 
     /// The codes of line `index`: per player, the shape a stone would make on each point
@@ -831,9 +846,7 @@ impl Game for Gomoku {
             won = won || self.wins_through(contents[i][p], pos);
         }
         let fresh = self.table.four_line_shapes(contents);
-        for (&(index, _), shapes) in through.iter().zip(fresh) {
-            self.set_line_shapes(index, shapes);
-        }
+        self.set_line_shapes(&through, fresh);
         if self.combinations {
             self.update_combinations(usize::from(mv), &through, &undo.shapes, &mut undo.ranks);
         }
