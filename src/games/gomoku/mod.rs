@@ -743,9 +743,9 @@ fn combination_lane(ranks: u8) -> u128 {
 
 /// Spreads eight 8-bit lanes into eight 16-bit lanes (line counts into board totals): the
 /// even lanes into the low half, the odd ones into the high half, where [`wide_lane`] finds
-/// them. Two masks and a shift: `play` widens up to 32 times a move, and spreading the lanes
-/// in order (three shifts of a `u128`) was a tenth of a search's instructions
-/// (docs/performance.md, "Wave 51").
+/// them. Two masks and a shift: spreading the lanes in order (three shifts of a `u128`), up
+/// to 32 times a move before `play` summed its lines first, was a tenth of a search's
+/// instructions (docs/performance.md, "Wave 51").
 #[inline]
 fn widen(x: u64) -> u128 {
     const EVEN: u64 = 0x00FF_00FF_00FF_00FF;
