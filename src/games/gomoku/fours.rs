@@ -11,12 +11,52 @@
 //! The shape counts and codes are left as they were and are stale until the stones are
 //! taken back, so nothing here may read them past the root.
 
-use super::{Cell, Gomoku, Rule};
+use super::{Cell, Gomoku, KEYS, MAX_CELLS, Rule};
 use crate::engine::Game;
 
 /// Fours the attacker tries in one node, at most (each line gives a handful; past this the
 /// rest are left out, which can miss a win but never make one up).
 const MOVES: usize = 64;
+
+/// Positions one VCF call remembers, at most: as many as the leaves' node budget.
+const SEARCHED: usize = 64;
+
+/// The positions one VCF call has searched below an attacker's node, by a hash of the stones
+/// it put since its root. Each of them was lost (a win ends the call at once), and the same
+/// fours played in another order reach the same position with the same depth left, so a
+/// transposition is not searched again: the answer stays the same, the nodes are spared.
+pub(super) struct Searched {
+    hashes: [u64; SEARCHED],
+    len: usize,
+}
+
+impl Searched {
+    pub(super) fn new() -> Self {
+        Self {
+            hashes: [0; SEARCHED],
+            len: 0,
+        }
+    }
+
+    /// Whether `hash` is new (remembering it while there is room), or was searched before.
+    #[inline]
+    pub(super) fn first_visit(&mut self, hash: u64) -> bool {
+        if self.hashes[..self.len].contains(&hash) {
+            return false;
+        }
+        if let Some(slot) = self.hashes.get_mut(self.len) {
+            *slot = hash;
+            self.len += 1;
+        }
+        true
+    }
+}
+
+/// The key of player `p`'s stone on `cell`, as the game's hash has it.
+#[inline]
+fn stone_key(p: usize, cell: Cell) -> u64 {
+    KEYS[p * MAX_CELLS + usize::from(cell)]
+}
 
 /// The windows of `K` (the game's `connect`) points along a line, read with shifts; a
 /// constant, so that the loops over a window's points unroll.
@@ -88,6 +128,22 @@ impl<const K: u32> Windows<K> {
     }
 }
 
+/// An attacker's node of the leaf VCF.
+#[derive(Clone, Copy)]
+struct Node {
+    /// The attacker, with no five to make.
+    p: usize,
+    /// The attacker's moves left.
+    depth: u32,
+    /// The lines where it may make a four: those with a three at the root, and the four lines
+    /// through each stone it played since.
+    lines: u128,
+    /// The one point where the defender would make five, which the attacker must take.
+    forced: Option<Cell>,
+    /// The stones put since the root, hashed as the game hashes them (0 at the root).
+    hash: u64,
+}
+
 impl Gomoku {
     /// Whether the side to move wins by continuous fours within `depth` of its moves and
     /// `budget` nodes: the plies until it has made five. The defender answers each four at
@@ -112,64 +168,78 @@ impl Gomoku {
             }
         };
         let exact = self.rule == Rule::Standard;
-        let p = me.index();
-        let lines = self.three_lines[p];
+        let node = Node {
+            p: me.index(),
+            depth,
+            lines: self.three_lines[me.index()],
+            forced,
+            hash: 0,
+        };
+        let searched = &mut Searched::new();
         match self.connect {
-            2 => self.fours_from(Windows::<2> { exact }, p, depth, budget, lines, forced),
-            3 => self.fours_from(Windows::<3> { exact }, p, depth, budget, lines, forced),
-            4 => self.fours_from(Windows::<4> { exact }, p, depth, budget, lines, forced),
-            5 => self.fours_from(Windows::<5> { exact }, p, depth, budget, lines, forced),
-            6 => self.fours_from(Windows::<6> { exact }, p, depth, budget, lines, forced),
-            _ => self.fours_from(Windows::<7> { exact }, p, depth, budget, lines, forced),
+            2 => self.fours_from(Windows::<2> { exact }, node, budget, searched),
+            3 => self.fours_from(Windows::<3> { exact }, node, budget, searched),
+            4 => self.fours_from(Windows::<4> { exact }, node, budget, searched),
+            5 => self.fours_from(Windows::<5> { exact }, node, budget, searched),
+            6 => self.fours_from(Windows::<6> { exact }, node, budget, searched),
+            _ => self.fours_from(Windows::<7> { exact }, node, budget, searched),
         }
     }
 
-    /// One attacker node of [`Gomoku::leaf_vcf`]: player `p` to move, with no five to make,
-    /// a four to make on one of `lines` (or on the four lines through a stone it played
-    /// since), and `forced` the one point where the defender would make five.
+    /// One attacker node of [`Gomoku::leaf_vcf`] (see [`Node`]).
     fn fours_from<const K: u32>(
         &mut self,
         windows: Windows<K>,
-        p: usize,
-        depth: u32,
+        node: Node,
         budget: &mut u32,
-        lines: u128,
-        forced: Option<Cell>,
+        searched: &mut Searched,
     ) -> Option<u32> {
         if *budget == 0 {
             return None;
         }
         *budget -= 1;
-        if depth == 0 {
+        if node.depth == 0 {
             return None;
         }
+        let p = node.p;
         let mut moves = [0 as Cell; MOVES];
-        let count = match forced {
+        let count = match node.forced {
             Some(block) => {
                 moves[0] = block;
                 1
             }
-            None => self.fours_on(windows, p, lines, &mut moves),
+            None => self.fours_on(windows, p, node.lines, &mut moves),
         };
         for &mv in &moves[..count] {
             let through = self.put(mv, p);
-            // The attacker had no five to make, so any it has now runs through its stone.
-            let along = through
-                .iter()
-                .fold(lines, |along, &(index, _)| along | 1 << index);
             let found = match self.fives_through(windows, &through, p) {
                 (1, Some(reply)) => {
                     let q = 1 - p;
+                    let hash = node.hash ^ stone_key(p, mv) ^ stone_key(q, reply);
                     let answer = self.put(reply, q);
                     // Nor had the defender: a five it can make now runs through its reply.
                     let (threats, block) = self.fives_through(windows, &answer, q);
-                    let found = if threats > 1 {
+                    let found = if !searched.first_visit(hash) {
+                        None
+                    } else if threats > 1 {
                         // Lost: the node is counted all the same (as the test's reference,
                         // which plays it out, does).
                         *budget = budget.saturating_sub(1);
                         None
                     } else {
-                        self.fours_from(windows, p, depth - 1, budget, along, block)
+                        // The attacker had no five to make, so any it has now runs through
+                        // its stone.
+                        let lines = through
+                            .iter()
+                            .fold(node.lines, |along, &(index, _)| along | 1 << index);
+                        let child = Node {
+                            p,
+                            depth: node.depth - 1,
+                            lines,
+                            forced: block,
+                            hash,
+                        };
+                        self.fours_from(windows, child, budget, searched)
                             .map(|plies| plies + 2)
                     };
                     self.take(&answer, q);
@@ -300,6 +370,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Two closed threes on rows far apart, none of it a win: each row offers two fours, and
+    /// the defender's answer leaves the other row's two. A four on each row, in either order,
+    /// is one position (four of them), searched once: the root, its four children and those
+    /// four positions are 9 nodes, where searching every order would take 13.
+    #[test]
+    fn fours_played_in_another_order_are_searched_once() {
+        let mut game = Gomoku::new(15, 5, Rule::Freestyle);
+        for text in [
+            "c3", "b3", "d3", "b10", "e3", "n14", "c10", "l14", "d10", "n12", "e10", "l12",
+        ] {
+            let mv = game.parse_move(text).unwrap();
+            game.play(mv);
+        }
+        assert_eq!(game.winner(), None);
+        let (mut light, mut full) = (game.clone(), game.clone());
+        let (mut light_budget, mut full_budget) = (4096, 4096);
+        assert_eq!(light.leaf_vcf(6, &mut light_budget), None);
+        assert_eq!(full.quick_vcf(6, &mut full_budget), None);
+        assert_eq!(4096 - light_budget, 9);
+        assert_eq!(4096 - full_budget, 9);
     }
 
     /// Not a vacuous agreement: the walks above reach many positions with a VCF.

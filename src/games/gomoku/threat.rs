@@ -872,8 +872,19 @@ impl Gomoku {
     /// `budget` nodes; the plies until the side to move has made five. The leaves of a
     /// playing search used it until [`Gomoku::leaf_vcf`] answered the same over the lines'
     /// stone bits alone; kept as that one's reference in its tests.
+    /// It skips a transposition as that one does (see [`super::fours::Searched`]).
     #[cfg(test)]
     pub(super) fn quick_vcf(&mut self, depth: u32, budget: &mut u32) -> Option<u32> {
+        self.quick_vcf_below(depth, budget, &mut super::fours::Searched::new())
+    }
+
+    #[cfg(test)]
+    fn quick_vcf_below(
+        &mut self,
+        depth: u32,
+        budget: &mut u32,
+        searched: &mut super::fours::Searched,
+    ) -> Option<u32> {
         if *budget == 0 {
             return None;
         }
@@ -907,7 +918,12 @@ impl Gomoku {
                 (0, _) => None,
                 (1, Some(reply)) => {
                     let reply_undo = self.play(reply);
-                    let found = self.quick_vcf(depth - 1, budget).map(|plies| plies + 2);
+                    let found = if searched.first_visit(self.hash()) {
+                        self.quick_vcf_below(depth - 1, budget, searched)
+                            .map(|plies| plies + 2)
+                    } else {
+                        None
+                    };
                     self.undo(reply, reply_undo);
                     found
                 }
