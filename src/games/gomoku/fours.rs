@@ -19,7 +19,7 @@ use crate::engine::Game;
 const MOVES: usize = 64;
 
 /// Positions one VCF call remembers, at most: as many as the leaves' node budget.
-const SEARCHED: usize = 64;
+const SEARCHED: usize = super::LEAF_VCF_NODES as usize;
 
 /// The positions one VCF call has searched below an attacker's node, by a hash of the stones
 /// it put since its root. Each of them was lost (a win ends the call at once), and the same
