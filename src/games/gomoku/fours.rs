@@ -11,7 +11,7 @@
 //! The shape counts and codes are left as they were and are stale until the stones are
 //! taken back, so nothing here may read them past the root.
 
-use super::{Cell, Gomoku, KEYS, MAX_CELLS, Rule};
+use super::{Cell, Gomoku, Rule, stone_key};
 use crate::engine::Game;
 
 /// Fours the attacker tries in one node, at most (each line gives a handful; past this the
@@ -50,12 +50,6 @@ impl Searched {
         }
         true
     }
-}
-
-/// The key of player `p`'s stone on `cell`, as the game's hash has it.
-#[inline]
-fn stone_key(p: usize, cell: Cell) -> u64 {
-    KEYS[p * MAX_CELLS + usize::from(cell)]
 }
 
 /// The windows of `K` (the game's `connect`) points along a line, read with shifts; a
@@ -216,12 +210,15 @@ impl Gomoku {
                 (1, Some(reply)) => {
                     let q = 1 - p;
                     let hash = node.hash ^ stone_key(p, mv) ^ stone_key(q, reply);
+                    if !searched.first_visit(hash) {
+                        // A transposition: nothing to put, read or take back.
+                        self.take(&through, p);
+                        continue;
+                    }
                     let answer = self.put(reply, q);
                     // Nor had the defender: a five it can make now runs through its reply.
                     let (threats, block) = self.fives_through(windows, &answer, q);
-                    let found = if !searched.first_visit(hash) {
-                        None
-                    } else if threats > 1 {
+                    let found = if threats > 1 {
                         // Lost: the node is counted all the same (as the test's reference,
                         // which plays it out, does).
                         *budget = budget.saturating_sub(1);

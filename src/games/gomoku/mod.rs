@@ -46,6 +46,12 @@ const LEAF_VCF_DEPTH: u32 = 6;
 static KEYS: [u64; 2 * MAX_CELLS + 1] = stone_keys();
 const SIDE_KEY: usize = 2 * MAX_CELLS;
 
+/// The key of player `p`'s stone on `cell`.
+#[inline]
+fn stone_key(p: usize, cell: Cell) -> u64 {
+    KEYS[p * MAX_CELLS + usize::from(cell)]
+}
+
 /// The cells of a 19x19 board, the largest before 20x20 was offered.
 const CELLS_19: usize = 19 * 19;
 
@@ -857,7 +863,7 @@ impl Game for Gomoku {
         if won {
             self.winner = Some(self.to_move);
         }
-        self.hash ^= KEYS[p * MAX_CELLS + usize::from(mv)] ^ KEYS[SIDE_KEY];
+        self.hash ^= stone_key(p, mv) ^ KEYS[SIDE_KEY];
         self.stones += 1;
         self.previous = self.last;
         self.last = Some(mv);
@@ -899,7 +905,7 @@ impl Game for Gomoku {
         // A won game has no moves, so the move taken back was the only one that could win.
         self.winner = None;
         self.stones -= 1;
-        self.hash ^= KEYS[p * MAX_CELLS + usize::from(mv)] ^ KEYS[SIDE_KEY];
+        self.hash ^= stone_key(p, mv) ^ KEYS[SIDE_KEY];
     }
 
     fn outcome(&self) -> Option<Outcome> {
