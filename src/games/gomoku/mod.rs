@@ -934,7 +934,7 @@ impl Game for Gomoku {
         for row in 0..n {
             for col in 0..n {
                 if let Some(player) = self.stone(row, col) {
-                    hash ^= KEYS[player.index() * MAX_CELLS + row * n + col];
+                    hash ^= stone_key(player.index(), (row * n + col) as Cell);
                 }
             }
         }
