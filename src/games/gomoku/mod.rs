@@ -999,8 +999,8 @@ impl Game for Gomoku {
         }
         // A win by fours needs a three to make its first four; the first four's stone may
         // make the next three, so one three is enough to look. Asking for two, as before
-        // wave 54, skipped about 2 % of the leaf searches' time and missed those wins
-        // (960 games against Rapfi: +10, docs/performance.md "Wave 54").
+        // wave 54, saved about 2 % of a search's time and missed those wins (960 games
+        // against Rapfi: +10, docs/performance.md "Wave 54").
         if mine.get(Shape::ClosedThree) + mine.get(Shape::OpenThree) == 0 {
             return None;
         }
