@@ -417,8 +417,8 @@ fn options_set_and_entries() {
 #[test]
 fn evaluators_by_name() {
     let options = DotsOptions::default();
-    assert_eq!(Dots::EVALUATORS, ["score", "chains"]);
-    assert_eq!(Dots::evaluator(&options, "default"), Some(DotsEval::Score));
+    assert_eq!(Dots::EVALUATORS, ["chains", "score"]);
+    assert_eq!(Dots::evaluator(&options, "default"), Some(DotsEval::Chains));
     assert_eq!(Dots::evaluator(&options, "score"), Some(DotsEval::Score));
     assert_eq!(Dots::evaluator(&options, "chains"), Some(DotsEval::Chains));
     assert_eq!(Dots::evaluator(&options, "pits"), None);

@@ -630,7 +630,7 @@ impl Playable for Dots {
     const KIND: GameKind = GameKind::Dots;
     type Options = DotsOptions;
     type Eval = DotsEval;
-    const EVALUATORS: &'static [&'static str] = &["score", "chains"];
+    const EVALUATORS: &'static [&'static str] = &["chains", "score"];
 
     fn new_game(options: &DotsOptions) -> Self {
         // Options are validated before a game is made; clamping keeps a value that slipped
@@ -649,8 +649,8 @@ impl Playable for Dots {
 
     fn evaluator(_options: &DotsOptions, name: &str) -> Option<DotsEval> {
         match name {
-            "default" | "score" => Some(DotsEval::Score),
-            "chains" => Some(DotsEval::Chains),
+            "score" => Some(DotsEval::Score),
+            "default" | "chains" => Some(DotsEval::Chains),
             _ => None,
         }
     }
