@@ -219,6 +219,7 @@ class Dots(Mapper):
                                                     "utility_margin": utility_margin})
 
     def os_to_gt(self, a, player):
+        # Turning the rows over: the same map takes OpenSpiel's numbers to gametree's and back.
         R, C, H = self.R, self.C, self.H
         if a < H:
             r, c = divmod(a, C)
@@ -227,12 +228,7 @@ class Dots(Mapper):
         return H + (R - 1 - r) * (C + 1) + c
 
     def gt_to_os(self, i, player):
-        R, C, H = self.R, self.C, self.H
-        if i < H:
-            rb, c = divmod(i, C)
-            return (R - rb) * C + c
-        rb, c = divmod(i - H, C + 1)
-        return H + (R - 1 - rb) * (C + 1) + c
+        return self.os_to_gt(i, player)
 
     def notation(self, i, player):
         C, H = self.C, self.H
